@@ -1,0 +1,137 @@
+"""Small helpers that let the core treat NumPy, SciPy-sparse and SymPy matrices alike.
+
+The IR keeps a matrix in one of three kinds:
+
+* ``"dense"``  — ``numpy.ndarray`` of floats,
+* ``"sparse"`` — ``scipy.sparse.csr_array`` (large discretized systems),
+* ``"symbolic"`` — ``sympy.ImmutableMatrix`` (parameters as symbols, entries that
+  may depend on the state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sps
+import sympy as sp
+
+from .errors import StructureError
+
+Matrix = Any  # np.ndarray | sps.sparray | sp.ImmutableMatrix
+
+
+def is_sympy(obj: Any) -> bool:
+    """True if ``obj`` is a SymPy matrix or a nested list holding SymPy objects."""
+    if isinstance(obj, (sp.MatrixBase, sp.Basic)):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(is_sympy(v) for v in obj)
+    if isinstance(obj, np.ndarray) and obj.dtype == object:
+        return any(isinstance(v, sp.Basic) for v in obj.flat)
+    return False
+
+
+def kind_of(A: Matrix) -> str:
+    if isinstance(A, sp.MatrixBase):
+        return "symbolic"
+    if sps.issparse(A):
+        return "sparse"
+    return "dense"
+
+
+def as_symbolic(A: Any, shape: tuple[int, int], name: str) -> sp.ImmutableMatrix:
+    """Convert to an immutable SymPy matrix of the given shape (``None`` → zeros)."""
+    if A is None:
+        return sp.ImmutableMatrix.zeros(*shape)
+    if sps.issparse(A):
+        A = A.toarray()
+    M = sp.ImmutableMatrix(sp.Matrix(A)) if not isinstance(A, sp.MatrixBase) else A
+    if M.shape == (0, 0) and shape != (0, 0) and 0 in shape:
+        return sp.ImmutableMatrix.zeros(*shape)
+    M = _fix_vector_shape(M, shape)
+    if M.shape != shape:
+        raise StructureError(f"{name} has shape {M.shape}; expected {shape}")
+    return sp.ImmutableMatrix(M)
+
+
+def as_numeric(A: Any, shape: tuple[int, int], name: str, *, sparse: bool) -> Matrix:
+    """Convert to a float ndarray (or CSR array when ``sparse``) of the given shape."""
+    if A is None:
+        return sps.csr_array(shape, dtype=float) if sparse else np.zeros(shape)
+    if isinstance(A, sp.MatrixBase):
+        if A.free_symbols:
+            raise StructureError(f"{name} contains symbols {sorted(map(str, A.free_symbols))}")
+        A = np.array(A.tolist(), dtype=float)
+    if sps.issparse(A):
+        out = sps.csr_array(A, dtype=float)
+    else:
+        arr = np.asarray(A, dtype=float)
+        if arr.ndim == 1 and 0 in shape:
+            arr = arr.reshape(shape)
+        elif arr.ndim == 1:
+            arr = arr.reshape(shape) if arr.size == shape[0] * shape[1] else arr
+        elif arr.ndim == 0:
+            arr = arr.reshape(1, 1)
+        out = sps.csr_array(arr) if sparse else arr
+    if out.shape != shape:
+        raise StructureError(f"{name} has shape {out.shape}; expected {shape}")
+    return out
+
+
+def _fix_vector_shape(M: sp.MatrixBase, shape: tuple[int, int]) -> sp.MatrixBase:
+    if M.shape != shape and M.shape[1] == 1 and M.shape[0] == shape[0] * shape[1]:
+        return M.reshape(*shape)
+    return M
+
+
+def shape_of(A: Any) -> tuple[int, int] | None:
+    """Shape of a matrix-like object, or None if it is None."""
+    if A is None:
+        return None
+    if isinstance(A, sp.MatrixBase) or sps.issparse(A):
+        return tuple(A.shape)  # type: ignore[return-value]
+    arr = np.asarray(A, dtype=object)
+    if arr.ndim == 2:
+        return arr.shape  # type: ignore[return-value]
+    if arr.ndim == 1:
+        return (arr.shape[0], 1)
+    return (1, 1)
+
+
+def to_dense(A: Matrix) -> np.ndarray:
+    if sps.issparse(A):
+        return A.toarray()
+    if isinstance(A, sp.MatrixBase):
+        return np.array(A.tolist(), dtype=float)
+    return np.asarray(A, dtype=float)
+
+
+def block(rows: Sequence[Sequence[Matrix]], kind: str) -> Matrix:
+    """Assemble a block matrix of one kind."""
+    if kind == "symbolic":
+        return sp.ImmutableMatrix(sp.BlockMatrix([list(r) for r in rows]).as_explicit())
+    if kind == "sparse":
+        return sps.csr_array(sps.block_array([[sps.csr_array(b) for b in r] for r in rows]))
+    return np.block([[to_dense(b) for b in r] for r in rows])
+
+
+def transpose(A: Matrix) -> Matrix:
+    return A.T
+
+
+def norm_scale(*mats: Matrix) -> float:
+    """A scale for tolerances: the largest absolute entry among the matrices (≥ 1)."""
+    scale = 1.0
+    for A in mats:
+        if A is None:
+            continue
+        if sps.issparse(A):
+            if A.nnz:
+                scale = max(scale, float(abs(A).max()))
+        else:
+            arr = np.asarray(A, dtype=float)
+            if arr.size:
+                scale = max(scale, float(np.max(np.abs(arr))))
+    return scale

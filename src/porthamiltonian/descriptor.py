@@ -1,0 +1,328 @@
+r"""Descriptor (implicit) port-Hamiltonian systems with algebraic constraints.
+
+.. math::
+    E\,\dot x &= (J - R)\,z + B\,\lambda + (G - P)\,u \\
+    0 &= B^\top z \\
+    y &= (G + P)^\top z + (M + S)\,u
+
+with the effort vector :math:`z` related to the energy by :math:`E^\top z = \nabla H`
+(Beattie, Mehrmann, Xu, Zwart, *MCSS* 30, 2018).  :math:`\lambda` are Lagrange
+multipliers (constraint forces, e.g. of kinematic pairs); the constraint
+:math:`B^\top z = 0` says that they do no work: :math:`z^\top B\lambda = 0`.  Hence
+
+.. math::  \dot H = z^\top E \dot x = u^\top y - [z; u]^\top W [z; u].
+
+Two ways to give the energy:
+
+* numeric / linear: ``Q`` with :math:`z = Qx` and :math:`H = \tfrac12 x^\top E^\top Q x`
+  (:math:`E^\top Q` must be symmetric);
+* symbolic: ``hamiltonian`` :math:`H(x)`, with ``z = ∇H`` (then ``E`` must be the
+  identity or given together with ``efforts`` satisfying :math:`E^\top z = \nabla H`).
+
+:meth:`DescriptorPHS.to_phs` returns the explicit form when one exists: it inverts an
+invertible ``E`` and eliminates constrained states for a quadratic ``H`` and constant
+``B``, keeping a subset of the original states (named after their elements).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+import sympy as sp
+
+from . import _matrices as mx
+from .errors import ModelError, NoExplicitFormError, StructureError
+from .naming import check_names
+from .phs import MATRIX_NAMES, PHS
+from .structure import check_symmetric
+
+
+class DescriptorPHS:
+    """Port-Hamiltonian descriptor system ``E ẋ = (J−R)z + Bλ + (G−P)u, 0 = Bᵀz``.
+
+    Parameters
+    ----------
+    E : (n, n) matrix, optional
+        Descriptor matrix; identity when omitted.  May be singular.
+    J, R, G, P, M, S :
+        As for :class:`~porthamiltonian.PHS` (structure checked the same way).
+    B : (n, k) matrix, optional
+        Constraint matrix; its columns are the directions of the multipliers.
+    hamiltonian, Q :
+        The energy (see the module docstring).
+    efforts : SymPy column, optional
+        ``z(x)`` for a symbolic system with ``E ≠ I``.
+    states, inputs, outputs, multipliers : list of str, optional
+        Names; multipliers default to ``lambda0…``.
+    """
+
+    def __init__(
+        self,
+        E: Any = None,
+        J: Any = None,
+        R: Any = None,
+        G: Any = None,
+        P: Any = None,
+        M: Any = None,
+        S: Any = None,
+        *,
+        B: Any = None,
+        hamiltonian: Any = None,
+        Q: Any = None,
+        efforts: Any = None,
+        states: Sequence[str] | None = None,
+        inputs: Sequence[str] | None = None,
+        outputs: Sequence[str] | None = None,
+        multipliers: Sequence[str] | None = None,
+        parameters: Mapping[str, Any] | None = None,
+        name: str = "",
+        check: bool = True,
+    ) -> None:
+        # The (J, R, G, P, M, S, H) part is a PHS in the effort variables: reuse its checks.
+        self.core = PHS(J, R, G, P, M, S, hamiltonian=hamiltonian, Q=Q, states=states,
+                        inputs=inputs, outputs=outputs, parameters=parameters, name=name,
+                        check=check)
+        n = self.core.n_states
+        kind = self.core.kind
+        self.kind = kind
+        self.name = name
+        symbolic = kind == "symbolic"
+        eye = sp.eye(n) if symbolic else np.eye(n)
+        self.E = eye if E is None else (
+            mx.as_symbolic(E, (n, n), "E") if symbolic else mx.as_numeric(E, (n, n), "E",
+                                                                          sparse=False)
+        )
+        k = 0 if B is None else (mx.shape_of(B) or (n, 0))[1]
+        self.B = (mx.as_symbolic(B, (n, k), "B") if symbolic
+                  else mx.as_numeric(B, (n, k), "B", sparse=False))
+        self.multipliers = check_names(
+            list(multipliers) if multipliers is not None else [f"lambda{i}" for i in range(k)],
+            "multipliers",
+        )
+        if len(self.multipliers) != k:
+            raise ModelError(f"{len(self.multipliers)} multiplier names for {k} constraints")
+        self.efforts = None
+        if symbolic:
+            self.efforts = (sp.Matrix(efforts) if efforts is not None
+                            else self.core.gradient_expr)
+            if E is not None and check:
+                lhs = sp.simplify(self.E.T * self.efforts - self.core.gradient_expr)
+                if not lhs.is_zero_matrix:
+                    raise StructureError(
+                        "Eᵀ z ≠ ∇H: give efforts= z(x) with Eᵀ z = ∇H for a descriptor "
+                        f"system with E ≠ I (mismatch {list(lhs)})"
+                    )
+        elif check and E is not None:
+            check_symmetric(self.E.T @ mx.to_dense(self.core.Q), "EᵀQ", self.core.states)
+
+    # ------------------------------------------------------------------ accessors
+    states = property(lambda self: self.core.states)
+    inputs = property(lambda self: self.core.inputs)
+    outputs = property(lambda self: self.core.outputs)
+
+    def __getattr__(self, item: str) -> Any:
+        if item in MATRIX_NAMES:
+            return getattr(self.core, item)
+        raise AttributeError(item)
+
+    @property
+    def n_constraints(self) -> int:
+        return len(self.multipliers)
+
+    def _z(self, x: np.ndarray) -> np.ndarray:
+        if self.kind == "symbolic":
+            return self.core.gradient(x) if self.E is None or self._E_is_identity() else (
+                self._z_fun()(x)
+            )
+        return np.asarray(self.core.Q @ x, dtype=float)
+
+    def _E_is_identity(self) -> bool:
+        return bool(sp.Matrix(self.E) == sp.eye(self.E.rows))
+
+    def _z_fun(self) -> Any:
+        if not hasattr(self, "_zf"):
+            values = self.core.parameter_values()
+            f = sp.lambdify([list(self.core.x)], list(self.efforts.xreplace(values)), "numpy")
+            self._zf = lambda x: np.asarray(f(x), dtype=float)
+        return self._zf
+
+    def _num(self, A: Any) -> np.ndarray:
+        if isinstance(A, sp.MatrixBase):
+            return np.array(A.xreplace(self.core.parameter_values()).tolist(), dtype=float)
+        return mx.to_dense(A)
+
+    # ------------------------------------------------------------------ evaluation
+    def residual(self, x: Any, xdot: Any, lam: Any = None, u: Any = None) -> np.ndarray:
+        """Residual ``[E ẋ − (J−R)z − Bλ − (G−P)u; Bᵀz]`` of the DAE (zero on solutions)."""
+        num = self.core.compile()
+        x = np.asarray(x, dtype=float)
+        z = self._z(x)
+        u = num._u(u)
+        lam = np.zeros(self.n_constraints) if lam is None else np.asarray(lam, dtype=float)
+        JR = num.matrix("J", x) - num.matrix("R", x)
+        GP = num.matrix("G", x) - num.matrix("P", x)
+        B = self._num(self.B)
+        dyn = self._num(self.E) @ np.asarray(xdot, dtype=float) - JR @ z - B @ lam - GP @ u
+        return np.concatenate([dyn, B.T @ z])
+
+    def output(self, x: Any, u: Any = None) -> np.ndarray:
+        num = self.core.compile()
+        x = np.asarray(x, dtype=float)
+        z, u = self._z(x), num._u(u)
+        return (num.matrix("G", x) + num.matrix("P", x)).T @ z + (
+            num.matrix("M", x) + num.matrix("S", x)) @ u
+
+    def energy(self, x: Any) -> float:
+        """``H(x)``; for ``Q`` given, ``½ xᵀEᵀQx``."""
+        x = np.asarray(x, dtype=float)
+        if self.kind == "symbolic":
+            return self.core.energy(x)
+        return 0.5 * float(x @ (self._num(self.E).T @ (self.core.Q @ x)))
+
+    # ------------------------------------------------------------------ explicit form
+    def to_phs(self) -> PHS:
+        """The explicit PHS, when one exists.
+
+        * invertible ``E`` (no constraints): :math:`J' = E^{-1} J E^{-\\top}`,
+          :math:`G' = E^{-1} G`, … with :math:`Q' = E^\\top Q`;
+        * constraints ``Bᵀ Q x = 0`` with constant ``B`` and quadratic ``H``: states
+          are eliminated (chosen by a rank-revealing pivoting, the others kept with
+          their names) and the reduced system is
+          :math:`\\dot\\xi = (J_r - R_r) Q_r \\xi + (G_r - P_r) u` with
+          :math:`x = V\\xi`, :math:`Q_r = V^\\top Q V`,
+          :math:`J_r = Q_r^{-1} V^\\top Q J Q V Q_r^{-1}`, :math:`G_r = Q_r^{-1} V^\\top Q G`
+          (and likewise ``R``, ``P``).  :attr:`reduction` says what was eliminated.
+
+        Raises :class:`NoExplicitFormError` explaining why when neither applies.
+        """
+        sys = self._invert_E()
+        if self.n_constraints == 0:
+            self.reduction = "no constraint; E inverted" if not self._is_eye() else "nothing"
+            return sys
+        return self._eliminate(sys)
+
+    def _is_eye(self) -> bool:
+        E = self._num(self.E) if self.kind != "symbolic" or not self.E.free_symbols else None
+        return E is not None and np.allclose(E, np.eye(E.shape[0]))
+
+    def _invert_E(self) -> PHS:
+        core = self.core
+        if self._is_eye():
+            return core
+        if self.kind == "symbolic":
+            if sp.simplify(self.E.det()) == 0:
+                raise self._singular_E()
+            Ei = self.E.inv()
+            mats = {k: (Ei * A * Ei.T if k in ("J", "R") else Ei * A if k in ("G", "P") else A)
+                    for k, A in core.matrices().items()}
+            if self.n_constraints:
+                self.B = Ei * self.B
+            return PHS(**mats, hamiltonian=core.hamiltonian, states=core.states,
+                       inputs=core.inputs, outputs=core.outputs, parameters=core.parameters,
+                       name=core.name)
+        E = self._num(self.E)
+        if np.linalg.matrix_rank(E) < E.shape[0]:
+            raise self._singular_E()
+        Ei = np.linalg.inv(E)
+        mats = {k: mx.to_dense(A) for k, A in core.matrices().items()}
+        for k in ("J", "R"):
+            mats[k] = Ei @ mats[k] @ Ei.T
+        for k in ("G", "P"):
+            mats[k] = Ei @ mats[k]
+        mats["J"] = (mats["J"] - mats["J"].T) / 2
+        mats["R"] = (mats["R"] + mats["R"].T) / 2
+        Qn = E.T @ mx.to_dense(core.Q)
+        if self.n_constraints:
+            self.B = Ei @ self._num(self.B)
+        return PHS(**mats, Q=(Qn + Qn.T) / 2, states=core.states, inputs=core.inputs,
+                   outputs=core.outputs, name=core.name)
+
+    def _singular_E(self) -> NoExplicitFormError:
+        E = self._num(self.E) if self.kind != "symbolic" else None
+        rows = ""
+        if E is not None:
+            zero = [self.states[i] for i in range(E.shape[0]) if not np.any(E[i])]
+            rows = f" (algebraic rows at {', '.join(zero)})" if zero else ""
+        return NoExplicitFormError(
+            f"E is singular{rows}: the system has algebraic equations in its state; an "
+            "explicit PHS exists only after eliminating them — state them as constraints "
+            "with B (multipliers) and a quadratic H, or simulate the DAE directly"
+        )
+
+    def _eliminate(self, sys: PHS) -> PHS:
+        symbolic = sys.symbolic
+        Q = sys.Q
+        B = self.B
+        if Q is None or (symbolic and any(b.has(*sys.state_symbols) for b in B)):
+            raise NoExplicitFormError(
+                "cannot eliminate the constraints: the Hamiltonian is not quadratic or B "
+                "depends on the state; the system stays a DescriptorPHS"
+            )
+        n, k = sys.n_states, self.n_constraints
+        if symbolic:
+            C = (B.T * Q).applyfunc(sp.simplify)
+            _, piv = C.rref()
+            if len(piv) < k:
+                raise NoExplicitFormError(self._redundant_msg(len(piv)))
+            el = list(piv)
+            keep = [i for i in range(n) if i not in el]
+            V = sp.zeros(n, n - k)
+            for col, i in enumerate(keep):
+                V[i, col] = 1
+            sol = -C.extract(list(range(k)), el).inv() * C.extract(list(range(k)), keep)
+            for r, i in enumerate(el):
+                V[i, :] = sol[r, :]
+            Qr = (V.T * Q * V).applyfunc(sp.simplify)
+            Qri = Qr.inv()
+            W = Qri * V.T * Q
+            mats = sys.matrices()
+            new = {"J": W * mats["J"] * W.T, "R": W * mats["R"] * W.T,
+                   "G": W * mats["G"], "P": W * mats["P"], "M": mats["M"], "S": mats["S"]}
+            new = {kk: A.applyfunc(sp.simplify) for kk, A in new.items()}
+            xs = sp.Matrix([sys.state_symbols[i] for i in keep])
+            H = sp.expand(sp.Rational(1, 2) * (xs.T * Qr * xs)[0, 0])
+            red = PHS(**new, hamiltonian=H, states=[sys.states[i] for i in keep],
+                      inputs=sys.inputs, outputs=sys.outputs, parameters=sys.parameters,
+                      name=sys.name)
+        else:
+            Qd = mx.to_dense(Q)
+            C = self._num(B).T @ Qd
+            _, _, piv = sla.qr(C, pivoting=True, mode="economic")
+            rank = int(np.sum(np.abs(np.diag(sla.qr(C[:, piv], mode="r")[0])) >
+                              1e-10 * max(1.0, np.abs(C).max())))
+            if rank < k:
+                raise NoExplicitFormError(self._redundant_msg(rank))
+            el = sorted(int(i) for i in piv[:k])
+            keep = [i for i in range(n) if i not in el]
+            V = np.zeros((n, n - k))
+            V[keep, np.arange(n - k)] = 1.0
+            V[el, :] = -np.linalg.solve(C[:, el], C[:, keep])
+            Qr = V.T @ Qd @ V
+            W = np.linalg.solve(Qr, V.T @ Qd)
+            mats = {kk: mx.to_dense(A) for kk, A in sys.matrices().items()}
+            new = {"J": W @ mats["J"] @ W.T, "R": W @ mats["R"] @ W.T,
+                   "G": W @ mats["G"], "P": W @ mats["P"], "M": mats["M"], "S": mats["S"]}
+            new["J"] = (new["J"] - new["J"].T) / 2
+            new["R"] = (new["R"] + new["R"].T) / 2
+            red = PHS(**new, Q=(Qr + Qr.T) / 2, states=[sys.states[i] for i in keep],
+                      inputs=sys.inputs, outputs=sys.outputs, name=sys.name)
+        self.reduction = (
+            f"eliminated state(s) {', '.join(sys.states[i] for i in el)} using the "
+            f"constraint(s) {', '.join(self.multipliers)}; kept "
+            f"{', '.join(sys.states[i] for i in keep) or 'no state'}"
+        )
+        red.reduction = self.reduction  # type: ignore[attr-defined]
+        return red
+
+    def _redundant_msg(self, rank: int) -> str:
+        return (
+            f"the {self.n_constraints} constraints BᵀQx = 0 have rank {rank}: some are "
+            "redundant (e.g. a loop closed twice); remove the dependent columns of B"
+        )
+
+    def __repr__(self) -> str:
+        return (f"<DescriptorPHS {self.name!r}: {len(self.states)} states, "
+                f"{self.n_constraints} constraints, {len(self.inputs)} ports, {self.kind}>")

@@ -1,0 +1,240 @@
+r"""Power-conserving interconnection of port-Hamiltonian systems.
+
+Feedback interconnection (van der Schaft & Jeltsema 2014, §4.1; Duindam et al. 2009,
+§2.4): on the paired ports
+
+.. math::  u_1 = -y_2, \qquad u_2 = y_1,
+
+so that :math:`u_1^\top y_1 + u_2^\top y_2 = 0`: no power is created or lost in the
+connection.  Writing each system as
+:math:`[\dot x_i; -y_i] = (\mathcal J_i - \mathcal R_i)[z_i; u_i]` and eliminating
+the paired port variables :math:`v = [u_{1c}; u_{2c}]` from
+:math:`[-y_{1c}; -y_{2c}] = \Gamma v`, :math:`\Gamma = \begin{bmatrix}0&-I\\I&0\end{bmatrix}`,
+gives for the remaining variables :math:`a = [z_1; z_2; u_{1e}; u_{2e}]`
+
+.. math::
+    T' = T_{aa} + T_{av}\,(\Gamma - T_{vv})^{-1}\, T_{va},\qquad T = \mathcal J - \mathcal R,
+
+whose skew part is the closed-loop :math:`\mathcal J'` and whose negated symmetric
+part is the closed-loop :math:`\mathcal R' \succeq 0`.  Without feed-through on the
+paired ports, :math:`\mathcal R'` is the block diagonal of the two dissipations: the
+interconnection adds no dissipation.  The Hamiltonian is :math:`H_1 + H_2`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sps
+import sympy as sp
+
+from . import _matrices as mx
+from .errors import ModelError
+from .naming import resolve
+from .phs import PHS
+
+
+def _port_positions(sys: PHS, selector: str, which: str) -> list[int]:
+    """Input positions of a port, designated by its input or its output name."""
+    if selector in sys.inputs or any(n.startswith(selector + "[") for n in sys.inputs):
+        return resolve(selector, sys.inputs, f"port of {which}")
+    if selector in sys.outputs or any(n.startswith(selector + "[") for n in sys.outputs):
+        return resolve(selector, sys.outputs, f"port of {which}")
+    ports = ", ".join(sys.inputs) or "(none)"
+    raise ModelError(
+        f"{which} has no port {selector!r}; its ports (input names) are: {ports}"
+    )
+
+
+def feedback(sys1: PHS, sys2: PHS, pairs: Sequence[tuple[str, str]]) -> PHS:
+    """Power-conserving feedback interconnection ``u1 = −y2``, ``u2 = y1`` on paired ports.
+
+    Parameters
+    ----------
+    sys1, sys2 : PHS
+        The systems.  Their state names must be distinct (use :meth:`PHS.rename`).
+    pairs : list of (port of sys1, port of sys2)
+        A port is designated by its input name or its output name; a multi-dimensional
+        port by its base name (``"w"`` for ``w[0]``, ``w[1]``, …), which pairs all its
+        components in order.
+
+    Returns
+    -------
+    PHS
+        States ``sys1.states + sys2.states``, Hamiltonian ``H1 + H2``, and the
+        unpaired ports of ``sys1`` then of ``sys2``.
+
+    Raises
+    ------
+    ModelError
+        A port that does not exist, a port used twice, clashing names, mismatched
+        dimensions, or feed-through on the paired ports that makes the loop
+        equations singular (an ill-posed algebraic loop).
+    """
+    idx1: list[int] = []
+    idx2: list[int] = []
+    for a, b in pairs:
+        p1 = _port_positions(sys1, a, "the first system")
+        p2 = _port_positions(sys2, b, "the second system")
+        if len(p1) != len(p2):
+            raise ModelError(
+                f"cannot pair port {a!r} (dimension {len(p1)}) with {b!r} (dimension {len(p2)})"
+            )
+        for i, j in zip(p1, p2, strict=True):
+            if i in idx1 or j in idx2:
+                port = a if i in idx1 else b
+                raise ModelError(f"port {port!r} is paired twice; each port takes one connection")
+            idx1.append(i)
+            idx2.append(j)
+    clash = set(sys1.states) & set(sys2.states)
+    if clash:
+        raise ModelError(
+            f"both systems have the state(s) {', '.join(sorted(clash))}; rename one system's "
+            "states first, e.g. sys2.rename(prefix='b.')"
+        )
+    ext1 = [k for k in range(sys1.n_inputs) if k not in idx1]
+    ext2 = [k for k in range(sys2.n_inputs) if k not in idx2]
+    inputs = [sys1.inputs[k] for k in ext1] + [sys2.inputs[k] for k in ext2]
+    outputs = [sys1.outputs[k] for k in ext1] + [sys2.outputs[k] for k in ext2]
+    _check_unique(inputs, "input")
+    _check_unique(outputs, "output")
+
+    kind = _common_kind(sys1, sys2)
+    T1 = _T(sys1, kind)
+    T2 = _T(sys2, kind)
+    n1, n2 = sys1.n_states, sys2.n_states
+    m1 = sys1.n_inputs
+    T = mx.block([[T1, _zeros(T1.shape[0], T2.shape[1], kind)],
+                  [_zeros(T2.shape[0], T1.shape[1], kind), T2]], kind)
+    # positions in the stacked variable [z1; u1; z2; u2]
+    z = list(range(n1)) + [n1 + m1 + k for k in range(n2)]
+    a = z + [n1 + k for k in ext1] + [n1 + m1 + n2 + k for k in ext2]
+    v = [n1 + k for k in idx1] + [n1 + m1 + n2 + k for k in idx2]
+    c = len(idx1)
+    Taa, Tav, Tva, Tvv = (_sub(T, r, s, kind) for r, s in ((a, a), (a, v), (v, a), (v, v)))
+    Gamma = _gamma(c, kind)
+    loop = Gamma - Tvv
+    try:
+        X = _solve(loop, Tva, kind)
+    except _Singular:
+        names = ", ".join(f"{pa}–{pb}" for pa, pb in pairs)
+        raise ModelError(
+            f"the interconnection of ports {names} is ill-posed: the feed-through (M + S) of "
+            "the paired ports makes the loop equations singular; pair other ports or remove "
+            "the direct feed-through"
+        ) from None
+    Tcl = Taa + Tav @ X if kind != "symbolic" else Taa + Tav * X
+    if kind == "symbolic":
+        Tcl = Tcl.applyfunc(sp.cancel)
+    return _from_T(Tcl, n1 + n2, sys1, sys2, inputs, outputs, kind)
+
+
+def _T(sys: PHS, kind: str) -> Any:
+    Jf, Rf = sys.full_matrices()
+    T = Jf - Rf
+    if kind == "symbolic" and not sys.symbolic:
+        return sp.ImmutableMatrix(mx.to_dense(T))
+    if kind == "sparse":
+        return sps.csr_array(T)
+    if kind == "dense":
+        return mx.to_dense(T)
+    return T
+
+
+def _common_kind(*systems: PHS) -> str:
+    kinds = {s.kind for s in systems}
+    if "symbolic" in kinds:
+        return "symbolic"
+    return "sparse" if "sparse" in kinds else "dense"
+
+
+def _zeros(r: int, c: int, kind: str) -> Any:
+    if kind == "symbolic":
+        return sp.ImmutableMatrix.zeros(r, c)
+    if kind == "sparse":
+        return sps.csr_array((r, c))
+    return np.zeros((r, c))
+
+
+def _sub(T: Any, rows: list[int], cols: list[int], kind: str) -> Any:
+    if kind == "symbolic":
+        return T.extract(rows, cols)
+    if kind == "sparse":
+        return sps.csr_array(T[rows][:, cols]) if rows and cols else sps.csr_array(
+            (len(rows), len(cols))
+        )
+    return T[np.ix_(rows, cols)]
+
+
+def _gamma(c: int, kind: str) -> Any:
+    """Γ with [−y1c; −y2c] = Γ [u1c; u2c] under u1c = −y2c, u2c = y1c."""
+    Z, eye = np.zeros((c, c)), np.eye(c)
+    G = np.block([[Z, -eye], [eye, Z]]) if c else np.zeros((0, 0))
+    if kind == "symbolic":
+        return sp.ImmutableMatrix(G.astype(int))
+    if kind == "sparse":
+        return sps.csr_array(G)
+    return G
+
+
+class _Singular(Exception):
+    pass
+
+
+def _solve(L: Any, B: Any, kind: str) -> Any:
+    if L.shape[0] == 0:
+        return _zeros(0, B.shape[1], kind)
+    if kind == "symbolic":
+        if sp.simplify(L.det()) == 0:
+            raise _Singular
+        return L.inv() * B
+    Ld = mx.to_dense(L)
+    if np.linalg.cond(Ld) > 1e12:
+        raise _Singular
+    X = np.linalg.solve(Ld, mx.to_dense(B))
+    return sps.csr_array(X) if kind == "sparse" else X
+
+
+def _from_T(
+    T: Any, n: int, sys1: PHS, sys2: PHS, inputs: list[str], outputs: list[str], kind: str
+) -> PHS:
+    """Split ``T = 𝒥 − ℛ`` (on [z; u]) back into J, R, G, P, M, S."""
+    Jf = (T - T.T) / 2
+    Rf = -(T + T.T) / 2
+    N = T.shape[0]
+    xs, us = list(range(n)), list(range(n, N))
+
+    def part(A: Any, r: list[int], c: list[int]) -> Any:
+        return _sub(A, r, c, kind)
+
+    mats = {
+        "J": part(Jf, xs, xs),
+        "G": part(Jf, xs, us),
+        "M": -part(Jf, us, us),
+        "R": part(Rf, xs, xs),
+        "P": part(Rf, xs, us),
+        "S": part(Rf, us, us),
+    }
+    params = {**sys1.parameters, **sys2.parameters}
+    states = list(sys1.states) + list(sys2.states)
+    name = f"{sys1.name or 'sys1'}*{sys2.name or 'sys2'}"
+    if kind == "symbolic":
+        H = sys1.hamiltonian + sys2.hamiltonian
+        return PHS(**mats, hamiltonian=H, states=states, inputs=inputs, outputs=outputs,
+                   parameters=params, name=name)
+    Q = mx.block([[sys1.Q, _zeros(sys1.n_states, sys2.n_states, kind)],
+                  [_zeros(sys2.n_states, sys1.n_states, kind), sys2.Q]], kind)
+    return PHS(**mats, Q=Q, states=states, inputs=inputs, outputs=outputs, name=name)
+
+
+def _check_unique(names: list[str], what: str) -> None:
+    seen = set()
+    for nm in names:
+        if nm in seen:
+            raise ModelError(
+                f"after the interconnection two {what}s are named {nm!r}; rename one system's "
+                f"ports first (PHS.rename(inputs=..., outputs=...))"
+            )
+        seen.add(nm)

@@ -1,0 +1,187 @@
+r"""Checks of the port-Hamiltonian structure (DESIGN.md §2).
+
+For the explicit form
+
+.. math::
+    \dot x = (J - R)\nabla H + (G - P)u,\qquad y = (G + P)^\top \nabla H + (M + S)u
+
+we require :math:`J = -J^\top`, :math:`M = -M^\top`, :math:`R = R^\top`,
+:math:`S = S^\top` and :math:`W = \begin{bmatrix} R & P\\ P^\top & S\end{bmatrix} \succeq 0`.
+
+Numeric matrices are checked with a tolerance relative to their largest entry;
+symbolic ones exactly where SymPy can decide.  A violation raises
+:class:`~porthamiltonian.errors.StructureError` naming the block and the entry
+(by the names of the states/inputs it couples).  Conditions SymPy cannot decide
+(e.g. ``a ≥ 0`` for a symbol ``a`` of unknown sign) are returned as a list of
+human-readable assumptions instead of raising.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sps
+import scipy.sparse.linalg as spla
+import sympy as sp
+
+from ._matrices import Matrix, kind_of, norm_scale, to_dense
+from .errors import StructureError
+
+DEFAULT_TOL = 1e-10
+
+
+def _entry(name: str, rows: Sequence[str], cols: Sequence[str], i: int, j: int) -> str:
+    return f"{name}[{rows[i]}, {cols[j]}]"
+
+
+def check_skew(
+    A: Matrix, name: str, labels: Sequence[str], tol: float = DEFAULT_TOL
+) -> None:
+    """Raise if ``A + Aᵀ ≠ 0``; ``labels`` name its rows (= columns)."""
+    _check_symmetry(A, name, labels, tol, sign=+1)
+
+
+def check_symmetric(
+    A: Matrix, name: str, labels: Sequence[str], tol: float = DEFAULT_TOL
+) -> None:
+    """Raise if ``A − Aᵀ ≠ 0``."""
+    _check_symmetry(A, name, labels, tol, sign=-1)
+
+
+def _check_symmetry(A: Matrix, name: str, labels: Sequence[str], tol: float, sign: int) -> None:
+    what = "skew-symmetric" if sign > 0 else "symmetric"
+    op = "+" if sign > 0 else "−"
+    kind = kind_of(A)
+    if kind == "symbolic":
+        D = A + A.T if sign > 0 else A - A.T
+        for i in range(D.rows):
+            for j in range(i, D.cols):
+                d = D[i, j]
+                if d != 0 and sp.simplify(d) != 0:
+                    raise StructureError(
+                        f"{name} is not {what}: {_entry(name, labels, labels, i, j)} {op} "
+                        f"{_entry(name, labels, labels, j, i)} = {sp.simplify(d)} ≠ 0 "
+                        f"(entries {A[i, j]} and {A[j, i]})"
+                    )
+        return
+    D = A + A.T if sign > 0 else A - A.T
+    limit = tol * norm_scale(A)
+    if kind == "sparse":
+        D = sps.coo_array(D)
+        if D.nnz == 0:
+            return
+        k = int(np.argmax(np.abs(D.data)))
+        worst, i, j = abs(D.data[k]), int(D.row[k]), int(D.col[k])
+    else:
+        D = np.abs(np.asarray(D, dtype=float))
+        if D.size == 0:
+            return
+        i, j = np.unravel_index(int(np.argmax(D)), D.shape)
+        worst = D[i, j]
+    if worst > limit:
+        Ad = A if kind != "sparse" else A.tocsr()
+        raise StructureError(
+            f"{name} is not {what}: {_entry(name, labels, labels, i, j)} {op} "
+            f"{_entry(name, labels, labels, j, i)} = {float(worst):.6g} ≠ 0 in magnitude "
+            f"(entries {float(Ad[i, j]):.6g} and {float(Ad[j, i]):.6g})"
+        )
+
+
+def check_psd(W: Matrix, labels: Sequence[str], tol: float = DEFAULT_TOL,
+              name: str = "[[R, P], [Pᵀ, S]]") -> list[str]:
+    """Check that the symmetric dissipation matrix ``W`` is positive semi-definite.
+
+    Returns the list of conditions that could not be decided symbolically
+    (empty for numeric matrices).  Raises :class:`StructureError` naming a
+    negative diagonal entry or the direction of the most negative eigenvalue.
+    """
+    kind = kind_of(W)
+    if kind == "symbolic":
+        return _check_psd_symbolic(W, labels, name)
+    if kind == "sparse":
+        _check_psd_sparse(W, labels, tol, name)
+        return []
+    _check_psd_dense(np.asarray(W, dtype=float), labels, tol, name)
+    return []
+
+
+def _negative_diagonal(diag: np.ndarray, labels: Sequence[str], limit: float, name: str) -> None:
+    k = int(np.argmin(diag)) if diag.size else 0
+    if diag.size and diag[k] < -limit:
+        raise StructureError(
+            f"the dissipation matrix {name} is not positive semi-definite: its diagonal "
+            f"entry at {labels[k]} is {diag[k]:.6g} < 0 (a negative resistance/damping); "
+            "make it non-negative"
+        )
+
+
+def _eigen_message(lam: float, vec: np.ndarray, labels: Sequence[str], name: str) -> str:
+    order = np.argsort(-np.abs(vec))[:3]
+    involved = ", ".join(f"{labels[k]} ({vec[k]:+.2f})" for k in order if abs(vec[k]) > 1e-3)
+    return (
+        f"the dissipation matrix {name} is not positive semi-definite: it has the "
+        f"eigenvalue {lam:.6g} < 0 along {involved}; the coupling terms between these "
+        "variables are too large for their damping (a passive system needs W ⪰ 0)"
+    )
+
+
+def _check_psd_dense(W: np.ndarray, labels: Sequence[str], tol: float, name: str) -> None:
+    if W.size == 0 or not np.any(W):
+        return
+    limit = tol * norm_scale(W)
+    _negative_diagonal(np.diag(W), labels, limit, name)
+    lam, vec = sla.eigh(W)
+    if lam[0] < -limit * max(1, W.shape[0]):
+        raise StructureError(_eigen_message(float(lam[0]), vec[:, 0], labels, name))
+
+
+def _check_psd_sparse(W: sps.sparray, labels: Sequence[str], tol: float, name: str) -> None:
+    W = sps.csr_array(W)
+    if W.nnz == 0:
+        return
+    limit = tol * norm_scale(W)
+    diag = W.diagonal()
+    _negative_diagonal(diag, labels, limit, name)
+    # Symmetric diagonal dominance is sufficient and is what lumped/FEM damping has.
+    off = np.asarray(abs(W).sum(axis=1)).ravel() - np.abs(diag)
+    if np.all(diag - off >= -limit):
+        return
+    if W.shape[0] <= 3000:
+        _check_psd_dense(to_dense(W), labels, tol, name)
+        return
+    lam, vec = spla.eigsh(W, k=1, which="SA", tol=1e-8)
+    if lam[0] < -limit * 10:
+        raise StructureError(_eigen_message(float(lam[0]), vec[:, 0], labels, name))
+
+
+def _check_psd_symbolic(W: sp.MatrixBase, labels: Sequence[str], name: str) -> list[str]:
+    if W.is_zero_matrix:
+        return []
+    if not W.free_symbols:
+        _check_psd_dense(np.array(W.tolist(), dtype=float), labels, DEFAULT_TOL, name)
+        return []
+    undecided: list[str] = []
+    for k in range(W.rows):
+        d = sp.simplify(W[k, k])
+        if d.is_negative:
+            raise StructureError(
+                f"the dissipation matrix {name} is not positive semi-definite: its diagonal "
+                f"entry at {labels[k]} is {d} < 0"
+            )
+    # Only the non-zero principal block matters; keep SymPy's work small.
+    nz = [k for k in range(W.rows) if any(W[k, j] != 0 for j in range(W.cols))]
+    Wn = W.extract(nz, nz)
+    verdict = Wn.is_positive_semidefinite if Wn.rows <= 8 else None
+    if verdict is False:
+        raise StructureError(
+            f"the dissipation matrix {name} is not positive semi-definite for any value "
+            f"of its symbols (block on {', '.join(labels[k] for k in nz)}: {Wn.tolist()})"
+        )
+    if verdict is None:
+        undecided.append(
+            f"{name} ⪰ 0 on {', '.join(labels[k] for k in nz)} "
+            "(could not be decided symbolically; it holds only for suitable parameter values)"
+        )
+    return undecided
