@@ -84,7 +84,9 @@ class DescriptorPHS:
         # The (J, R, G, P, M, S, H) part is a PHS in the effort variables: reuse its checks.
         self.core = PHS(J, R, G, P, M, S, hamiltonian=hamiltonian, Q=Q, states=states,
                         inputs=inputs, outputs=outputs, parameters=parameters, name=name,
-                        check=check)
+                        check=False)
+        if check:  # with E ≠ I, Q need not be symmetric (EᵀQ must be: checked below)
+            self.core.check(check_Q=E is None)
         n = self.core.n_states
         kind = self.core.kind
         self.kind = kind

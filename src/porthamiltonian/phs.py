@@ -167,6 +167,8 @@ class PHS:
             self._mats = {
                 k: mx.as_numeric(v, shapes[k], k, sparse=sparse) for k, v in given.items()
             }
+            if Q is None and n == 0:
+                Q = np.zeros((0, 0))
             if Q is None:
                 raise ModelError(
                     "a numeric PHS needs its Hamiltonian: give Q= (H = ½ xᵀQx) or hamiltonian="
@@ -237,7 +239,8 @@ class PHS:
     @property
     def gradient_expr(self) -> sp.Matrix:
         """:math:`\\nabla H(x)` as a SymPy column (symbolic systems)."""
-        return sp.Matrix([sp.diff(self.hamiltonian, xi) for xi in self.state_symbols])
+        xs = self.state_symbols
+        return sp.Matrix(len(xs), 1, [sp.diff(self.hamiltonian, xi) for xi in xs])
 
     def free_parameters(self) -> list[str]:
         """Names of the parameter symbols in the system (all symbols that are not states)."""
@@ -258,7 +261,7 @@ class PHS:
         return Jf, self.dissipation_matrix()
 
     # ------------------------------------------------------------------ checks
-    def check(self, tol: float | None = None) -> None:
+    def check(self, tol: float | None = None, *, check_Q: bool = True) -> None:
         """Check skew-symmetry of J, M, symmetry of R, S and ``W ⪰ 0``.
 
         Raises :class:`StructureError` naming the block and the entry.  Conditions
@@ -269,7 +272,7 @@ class PHS:
         check_symmetric(self.R, "R", self.states, tol)
         check_skew(self.M, "M", self.inputs, tol)
         check_symmetric(self.S, "S", self.inputs, tol)
-        if not self.symbolic:
+        if check_Q and not self.symbolic:
             check_symmetric(self._Q, "Q", self.states, tol)
         labels = list(self.states) + list(self.inputs)
         self.assumptions = check_psd(self.dissipation_matrix(), labels, tol)
@@ -352,13 +355,13 @@ class PHS:
     # ------------------------------------------------------------------ symbolic views
     def rhs_expr(self) -> sp.Matrix:
         """``ẋ`` as a SymPy column in the states and the input names."""
-        z, u = self.gradient_expr, sp.Matrix(self.input_symbols)
+        z, u = self.gradient_expr, sp.Matrix(self.n_inputs, 1, self.input_symbols)
         mats = self._symbolic_matrices()
         return sp.simplify((mats["J"] - mats["R"]) * z + (mats["G"] - mats["P"]) * u)
 
     def output_expr(self) -> sp.Matrix:
         """``y`` as a SymPy column."""
-        z, u = self.gradient_expr, sp.Matrix(self.input_symbols)
+        z, u = self.gradient_expr, sp.Matrix(self.n_inputs, 1, self.input_symbols)
         mats = self._symbolic_matrices()
         return sp.simplify((mats["G"] + mats["P"]).T * z + (mats["M"] + mats["S"]) * u)
 
