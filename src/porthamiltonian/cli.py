@@ -1,0 +1,157 @@
+"""Command line: ``porthamiltonian`` (also ``python -m porthamiltonian``), DESIGN.md §3.
+
+Error discipline (contract): a user error prints exactly one line ``error: …`` on
+stderr and exits with status 2 — never a traceback.  ``validate`` lists every
+problem it finds, one per line, then the one ``error:`` line.  Set
+``PORTHAMILTONIAN_DEBUG=1`` to see tracebacks of internal errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from . import __version__
+from .errors import ModelError
+
+EXIT_USER_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the one-line ``error:`` discipline."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"error: {message} (see '{self.prog} --help')\n")
+        raise SystemExit(EXIT_USER_ERROR)
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from .io import validate_model
+
+    problems = validate_model(args.model)
+    if not problems:
+        problems = _build_problems(args.model)
+    if problems:
+        for p in problems:
+            print(f"  {p}", file=sys.stderr)
+        n = len(problems)
+        raise ModelError(f"{args.model}: {n} problem{'s' if n > 1 else ''} found (listed above)")
+    print(f"{args.model}: valid")
+    return 0
+
+
+def _build_problems(path: str) -> list[str]:
+    """Problems found when compiling a schema-valid model to the IR (structure checks)."""
+    from .build import build_system
+    from .io import load_model
+
+    try:
+        build_system(load_model(path))
+    except ModelError as err:
+        return [f"{path}: {p}" for p in err.problems]
+    return []
+
+
+def _cmd_phs(args: argparse.Namespace) -> int:
+    from .build import build_system
+    from .descriptor import DescriptorPHS
+    from .io import load_model
+    from .serialize import phs_to_latex
+
+    system = build_system(load_model(args.model))
+    if isinstance(system, DescriptorPHS):
+        system = system.to_phs()
+    if args.json:
+        print(json.dumps(system.to_dict(), indent=2))
+    elif args.latex:
+        print(phs_to_latex(system, max_size=10**9))
+    else:
+        _print_phs(system)
+    return 0
+
+
+def _print_phs(system) -> None:  # noqa: ANN001 - PHS
+    d = system.to_dict()
+    print(f"{d['name'] or 'model'}: {len(d['states'])} states, {len(d['inputs'])} ports")
+    print(f"  states  x = {d['states']}")
+    print(f"  inputs  u = {d['inputs']}")
+    print(f"  outputs y = {d['outputs']}")
+    for k in ("J", "R", "G", "P", "M", "S"):
+        if any(v not in (0, 0.0) for row in d[k] for v in row):
+            print(f"  {k} = {d[k]}")
+    print(f"  H = {d['hamiltonian']}")
+    for a in system.assumptions:
+        print(f"  assuming {a}")
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run
+
+    run(out=args.out, plot=not args.no_plot)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="porthamiltonian",
+        description="Port-based modeling, simulation and control of multi-physics systems.",
+    )
+    p.add_argument("--version", action="version", version=f"porthamiltonian {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    v = sub.add_parser("validate", help="check a model file and report every problem found")
+    v.add_argument("model", help="model file (.yaml, .yml or .json)")
+    v.set_defaults(func=_cmd_validate)
+
+    ph = sub.add_parser("phs", help="print the explicit port-Hamiltonian model")
+    ph.add_argument("model", help="model file (.yaml, .yml or .json)")
+    fmt = ph.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="one JSON object (DESIGN.md §3)")
+    fmt.add_argument("--latex", action="store_true", help="LaTeX equations")
+    ph.set_defaults(func=_cmd_phs)
+
+    d = sub.add_parser("demo", help="run the main worked example (DC motor) and plot it")
+    d.add_argument("--out", default="porthamiltonian-demo.png", help="plot file (PNG/SVG/PDF)")
+    d.add_argument("--no-plot", action="store_true", help="print only")
+    d.set_defaults(func=_cmd_demo)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 0
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except ModelError as err:
+        print(f"error: {_one_line(str(err))}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except FileNotFoundError as err:
+        print(f"error: file not found: {err.filename}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:  # an internal bug: still one line unless debugging
+        if os.environ.get("PORTHAMILTONIAN_DEBUG"):
+            raise
+        print(
+            f"error: internal error ({type(err).__name__}: {_one_line(str(err))}); please "
+            "report it with the model file (PORTHAMILTONIAN_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
