@@ -73,12 +73,22 @@ def _interconnect(node: _Node, pairs: Sequence[tuple[int, int]], rtol: float) ->
                        la.cols(E, P, kind) + la.cols(E, Q, kind)], kind)
     M_ext = la.hstack([la.cols(F, keep, kind), la.cols(E, keep, kind)], kind)
     R = la.eliminate(M_ext, M_int, kind, rtol)
-    if kind == "dense":
-        R = la.row_basis(np.asarray(R), rtol)
     nk = len(keep)
-    Fn = la.cols(R, range(nk), kind)
-    En = la.cols(R, range(nk, 2 * nk), kind)
+    if kind == "dense":
+        Fn, En = _dense_result(np.asarray(R), nk, rtol)
+    else:
+        Fn = la.cols(R, range(nk), kind)
+        En = la.cols(R, range(nk, 2 * nk), kind)
     return _Node(Fn, En, [node.ids[c] for c in keep], kind)
+
+
+def _dense_result(R: np.ndarray, n: int, rtol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Orthonormal rows, then (when the result has ``n`` rows, i.e. is Dirac up to
+    round-off) the projection :func:`._linalg.nearest_dirac`."""
+    R = la.row_basis(R, rtol)
+    F, E = R[:, :n], R[:, n:]
+    projected = la.nearest_dirac(F, E)
+    return projected if projected is not None else (F, E)
 
 
 def _node(d: DiracStructure, offset: int) -> _Node:
@@ -169,18 +179,22 @@ def compose_many(cls: type[DiracStructure], structures: Sequence[DiracStructure]
     offsets = list(itertools.accumulate([0] + [d.n for d in structures]))
     names: list[str] = [p for d in structures for p in d.ports]
 
+    # name (scalar or base name) -> list of (structure index, positions)
+    index: dict[str, list[tuple[int, list[int]]]] = {}
+    for idx, d in enumerate(structures):
+        for pos, p in enumerate(d.ports):
+            index.setdefault(p, []).append((idx, [pos]))
+        for base, positions in naming.group(d.ports).items():
+            if base not in d.ports and naming.split_index(d.ports[positions[0]])[1] is not None:
+                index.setdefault(base, []).append((idx, positions))
+
     def endpoint(ep: Any) -> list[int]:
         if isinstance(ep, tuple) and len(ep) == 2 and isinstance(ep[0], int):
             idx, sel = ep
             if not 0 <= idx < len(structures):
                 raise ModelError(f"connect: structure index {idx} out of range")
             return [offsets[idx] + i for i in _resolve(sel, structures[idx], f"#{idx}")]
-        hits = []
-        for idx, d in enumerate(structures):
-            try:
-                hits.append((idx, naming.resolve(ep, d.ports, "port")))
-            except ModelError:
-                continue
+        hits = index.get(ep, []) if isinstance(ep, str) else []
         if not hits:
             raise ModelError(f"connect: no structure has a port {ep!r}")
         if len(hits) > 1:
@@ -304,9 +318,10 @@ def tensor(d1: DiracStructure, d2: DiracStructure, rtol: float) -> DiracStructur
     M_int = la.vstack([-E1, E2], kind)
     R = la.eliminate(M_ext, M_int, kind, rtol)
     if kind == "dense":
-        R = la.row_basis(np.asarray(R), rtol)
-    F = la.cols(R, range(n), kind)
-    E = la.cols(R, range(n, 2 * n), kind)
+        F, E = _dense_result(np.asarray(R), n, rtol)
+    else:
+        F = la.cols(R, range(n), kind)
+        E = la.cols(R, range(n, 2 * n), kind)
     out = type(d1)._make(F, E, d1.ports, kind)
     problems = out._problems(None)
     if problems:

@@ -285,6 +285,36 @@ def row_basis(A: np.ndarray, rtol: float = DEFAULT_RTOL) -> np.ndarray:
     return vt[:r].copy()
 
 
+def nearest_dirac(F: np.ndarray, E: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    r"""Project an almost-Dirac ``n × n`` kernel representation onto a Dirac structure.
+
+    Scattering (Cayley) representation: with ``a = f + e`` and ``b = f − e``,
+    ``F f + E e = ½[(F + E) a + (F − E) b]`` and ``eᵀf = (‖a‖² − ‖b‖²)/4``; ``D`` is
+    Dirac iff ``F + E`` is invertible and ``a = O b`` with
+    ``O = −(F + E)⁻¹(F − E)`` orthogonal (van der Schaft & Jeltsema 2014, §2.1 and
+    the scattering representation of Dirac structures).  Round-off makes ``O``
+    slightly non-orthogonal; it is replaced by its orthogonal polar factor (the
+    nearest orthogonal matrix in the Frobenius norm) and ``F = (I − O)/2``,
+    ``E = (I + O)/2`` (then ``F Fᵀ + E Eᵀ = I`` and ``F Eᵀ + E Fᵀ = 0`` exactly up
+    to round-off).  Used after each dense composition so errors do not accumulate
+    along long chains.  Returns ``None`` if ``F + E`` is singular (not Dirac).
+    """
+    n = F.shape[1]
+    if F.shape[0] != n or n == 0:
+        return None
+    S = F + E
+    try:
+        O = -np.linalg.solve(S, F - E)
+    except np.linalg.LinAlgError:
+        return None
+    if not np.all(np.isfinite(O)) or np.linalg.cond(S) > 1e8:
+        return None
+    u, _, vt = np.linalg.svd(O)
+    O = u @ vt
+    eye_n = np.eye(n)
+    return 0.5 * (eye_n - O), 0.5 * (eye_n + O)
+
+
 def null_space(A: np.ndarray, rtol: float = DEFAULT_RTOL) -> np.ndarray:
     """Orthonormal columns spanning ``ker A``."""
     n = A.shape[1]
