@@ -122,3 +122,58 @@ def test_singular_loop_is_reported():
     h = PHS(M=[[0.0, -1.0], [1.0, 0.0]], inputs=["h1", "h2"], states=[])
     with pytest.raises(ModelError, match="ill-posed"):
         feedback(g, h, [("g1", "h2"), ("g2", "h1")])
+
+
+def test_capacitors_in_series_through_a_one_junction():
+    """Series capacitors fed by a current i into the 1-junction (all bonds point in).
+
+    By hand: flows equal, so each capacitor receives −i; efforts sum to zero, so the
+    free port's effort is −(v1 + v2).
+    """
+    from porthamiltonian.dirac import DiracStructure
+    from porthamiltonian.interconnection import interconnect
+
+    c1 = PHS(G=[[1.0]], Q=[[1 / 2.0]], states=["q1"], inputs=["i1"], outputs=["v1"])
+    c2 = PHS(G=[[1.0]], Q=[[1 / 3.0]], states=["q2"], inputs=["i2"], outputs=["v2"])
+    sys = interconnect(DiracStructure.junction1(["a", "b", "ext"]), [c1, c2],
+                       [("i1", "a"), ("i2", "b")])
+    assert sys.port_kinds == {"ext": "flow"}
+    x, i = np.array([0.4, -0.9]), np.array([0.25])
+    np.testing.assert_allclose(sys.rhs(x, i), [-0.25, -0.25])
+    np.testing.assert_allclose(sys.output(x, i), [-(0.4 / 2 + -0.9 / 3)])
+
+
+def test_dependent_storages_on_a_zero_junction_are_a_causality_error():
+    from porthamiltonian import CausalityError
+    from porthamiltonian.dirac import DiracStructure
+    from porthamiltonian.interconnection import interconnect
+
+    c1 = PHS(G=[[1.0]], Q=[[1.0]], states=["q1"], inputs=["i1"])
+    c2 = PHS(G=[[1.0]], Q=[[1.0]], states=["q2"], inputs=["i2"])
+    with pytest.raises(CausalityError, match="ports a, b"):
+        interconnect(DiracStructure.junction0(["a", "b", "ext"]), [c1, c2],
+                     [("i1", "a"), ("i2", "b")])
+
+
+@settings(max_examples=40, deadline=None)
+@given(random_phs(prefix="a.", feedthrough=False), st.integers(0, 10_000))
+def test_interconnection_through_a_random_dirac_structure_is_lossless(plant, seed):
+    """Any Dirac interconnection keeps the power balance and adds no dissipation."""
+    from porthamiltonian.dirac import DiracStructure
+    from porthamiltonian.interconnection import interconnect
+
+    rng = np.random.default_rng(seed)
+    m = plant.n_inputs
+    free = int(rng.integers(1, 3))
+    ports = [f"d{k}" for k in range(m + free)]
+    A = rng.normal(size=(m + free, m + free))
+    kinds = {p: ("effort" if k < m or rng.random() < 0.5 else "flow")
+             for k, p in enumerate(ports)}
+    D = DiracStructure.from_input_output(A - A.T, kinds)
+    sys = interconnect(D, plant, [(plant.inputs[k], ports[k]) for k in range(m)])
+    assert sys.n_inputs == free
+    np.testing.assert_allclose(sys.R, plant.R, atol=1e-12)
+    x, u = rng.normal(size=plant.n_states), rng.normal(size=free)
+    pb = sys.power_balance(x, u)
+    scale = 1 + abs(pb.stored) + abs(pb.supplied) + abs(pb.dissipated)
+    assert abs(pb.residual) < 1e-10 * scale

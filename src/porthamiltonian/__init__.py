@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .compiled import PowerBalance
+from .descriptor import DescriptorPHS
+from .dirac import DiracStructure
 from .errors import (
     CausalityError,
     ExpressionError,
@@ -16,6 +19,8 @@ from .errors import (
     SimulationError,
     StructureError,
 )
+from .interconnection import feedback, interconnect, parallel
+from .phs import PHS
 
 try:
     __version__ = version("porthamiltonian")
@@ -24,6 +29,13 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 
 __all__ = [
     "__version__",
+    "PHS",
+    "DescriptorPHS",
+    "DiracStructure",
+    "PowerBalance",
+    "feedback",
+    "interconnect",
+    "parallel",
     "ModelError",
     "StructureError",
     "ExpressionError",

@@ -238,3 +238,82 @@ def _check_unique(names: list[str], what: str) -> None:
                 f"ports first (PHS.rename(inputs=..., outputs=...))"
             )
         seen.add(nm)
+
+
+def parallel(*systems: PHS) -> PHS:
+    """Side-by-side collection of systems (no connection): block-diagonal PHS."""
+    if not systems:
+        raise ModelError("parallel() needs at least one system")
+    out = systems[0]
+    for s in systems[1:]:
+        out = feedback(out, s, [])
+    return out
+
+
+def interconnect(
+    dirac: Any,
+    systems: PHS | Sequence[PHS],
+    connect: Sequence[tuple[str, str] | tuple[str, str, str]],
+    free_inputs: dict[str, str] | None = None,
+) -> PHS:
+    r"""Interconnect systems through a Dirac structure.
+
+    Parameters
+    ----------
+    dirac : DiracStructure
+        The interconnection structure; power :math:`e^\top f` counted into it.
+    systems : PHS or list of PHS
+        Their port names must be distinct (they are collected with :func:`parallel`).
+    connect : list of ``(system port, dirac port[, kind])``
+        Joins a port :math:`(u_p, y_p)` of a system to a port :math:`(f, e)` of the
+        structure.  With ``kind = "effort"`` (default) the system's output drives the
+        structure's effort: :math:`e = y_p`, :math:`f = -u_p`; with ``"flow"``:
+        :math:`f = y_p`, :math:`e = -u_p`.  Either way :math:`e f = -u_p y_p`: the
+        power leaving the system enters the structure.
+    free_inputs : dict, optional
+        ``{dirac port: "effort" | "flow"}`` for the unconnected ports of the
+        structure (they become the ports of the result); chosen automatically when
+        omitted (efforts preferred).
+
+    Returns
+    -------
+    PHS
+        With the systems' states and :math:`H = \sum H_i`; its ports are the
+        unconnected ports of the systems, then the free ports of the structure (input
+        named after the port, output ``y_<port>``).  ``result.port_kinds`` says
+        whether each free port's input is its effort or its flow.
+
+    Raises
+    ------
+    CausalityError
+        When the structure cannot take the systems' outputs as inputs (e.g. two
+        capacitors imposing their voltages on one 0-junction: dependent storages).
+    """
+    from .dirac import DiracStructure
+
+    if not isinstance(dirac, DiracStructure):
+        raise ModelError("interconnect() needs a DiracStructure as its first argument")
+    plant = parallel(*systems) if isinstance(systems, (list, tuple)) else systems
+    kinds: dict[str, str] = dict(free_inputs or {})
+    pairs: list[tuple[str, str]] = []
+    for entry in connect:
+        sys_port, d_port = entry[0], entry[1]
+        kind = entry[2] if len(entry) > 2 else "effort"  # type: ignore[misc]
+        if kind not in ("effort", "flow"):
+            raise ModelError(f"connection {sys_port}–{d_port}: kind must be 'effort' or 'flow'")
+        if d_port not in dirac.ports and not any(p.startswith(d_port + "[") for p in dirac.ports):
+            raise ModelError(
+                f"the Dirac structure has no port {d_port!r}; its ports: {', '.join(dirac.ports)}"
+            )
+        kinds[d_port] = kind
+        pairs.append((sys_port, d_port))
+    io = dirac.input_output(inputs=kinds)
+    names = [p for p, _ in io.inputs]
+    structure = PHS(M=io.K, inputs=names, outputs=[f"y_{p}" for p in names], states=[],
+                    name="dirac", check=False)
+    result = feedback(plant, structure, pairs)
+    connected = set()
+    for _, d_port in pairs:
+        connected.update(structure.inputs[i] for i in resolve(d_port, names, "port"))
+    result.port_kinds = {p: k for p, k in io.inputs if p not in connected}  # type: ignore[attr-defined]
+    return result

@@ -86,7 +86,7 @@ def phs_from_dict(data: Mapping[str, Any]) -> PHS:
     def conv(value: Any, where: str) -> sp.Expr:
         if isinstance(value, bool) or value is None:
             raise SchemaError(f"{where}: expected a number or an expression, got {value!r}")
-        if isinstance(value, (int, float)):
+        if isinstance(value, (int, float, sp.Basic)):
             return sp.sympify(value)
         if isinstance(value, str):
             return parse_expression(value, names, where=where)

@@ -1,0 +1,80 @@
+"""Compile a loaded model file to the IR (a :class:`PHS` or :class:`DescriptorPHS`).
+
+Each model section (``phs``, ``bondgraph``, …) has one compiler, registered in
+:data:`COMPILERS` by the front-end that owns it.  Back-ends (CLI, simulation)
+only ever call :func:`build_system`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import sympy as sp
+
+from .descriptor import DescriptorPHS
+from .errors import ModelError
+from .phs import MATRIX_NAMES, PHS
+
+System = PHS | DescriptorPHS
+COMPILERS: dict[str, Callable[[Any], System]] = {}
+
+
+def register(kind: str) -> Callable[[Callable[[Any], System]], Callable[[Any], System]]:
+    """Decorator: register the compiler of a model-file section."""
+
+    def deco(func: Callable[[Any], System]) -> Callable[[Any], System]:
+        COMPILERS[kind] = func
+        return func
+
+    return deco
+
+
+def build_system(model: Any) -> System:
+    """The IR of a loaded :class:`~porthamiltonian.io.Model`."""
+    try:
+        compiler = COMPILERS[model.kind]
+    except KeyError:
+        raise ModelError(
+            f"{model.path or model.name}: '{model.kind}' models cannot be compiled by "
+            f"porthamiltonian {_version()} (it compiles: {', '.join(sorted(COMPILERS))})"
+        ) from None
+    return compiler(model)
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _plain(value: Any) -> Any:
+    """Matrices and parsed expressions back to the list/str/number form of PHS.from_dict."""
+    if isinstance(value, sp.MatrixBase):
+        return [[_plain(v) for v in row] for row in value.tolist()]
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, sp.Basic):
+        return value
+    if isinstance(value, dict) and "expr" in value:  # parsed entry kept with its source
+        return value["expr"]
+    return value
+
+
+@register("phs")
+def _compile_phs(model: Any) -> PHS:
+    section = dict(model.section)
+    data: dict[str, Any] = {"name": model.name}
+    for key in ("states", "inputs", "outputs", "hamiltonian", "Q", *MATRIX_NAMES):
+        if section.get(key) is not None:
+            data[key] = _plain(section[key])
+    params: dict[str, Any] = {}
+    for name, value in model.parameters.items():
+        v = sp.sympify(value)
+        params[name] = None if v.free_symbols == {model.symbols.get(name)} else v
+    data["parameters"] = params
+    where = str(model.path) if model.path else model.name
+    try:
+        return PHS.from_dict(data)
+    except ModelError as err:
+        raise type(err)(f"{where}: phs: {err}") from None

@@ -1,0 +1,92 @@
+"""Command line: error discipline (exit 2, one `error:` line, no traceback), demo, phs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from porthamiltonian import __version__
+from porthamiltonian.cli import main
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "porthamiltonian", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_version_and_help(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert __version__ in capsys.readouterr().out
+    assert main([]) == 0
+    assert "validate" in capsys.readouterr().out
+
+
+def test_usage_errors_are_one_line_exit_2():
+    res = run_cli("frobnicate")
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert "Traceback" not in res.stderr
+
+
+def test_missing_model_file_is_a_user_error(tmp_path, capsys):
+    code = main(["phs", str(tmp_path / "nope.yaml")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and err[0].startswith("error: ")
+    assert "nope.yaml" in err[0]
+
+
+def test_demo_reproduces_the_closed_form_steady_state(tmp_path):
+    from porthamiltonian.demo import run
+
+    figures = run(out=tmp_path / "demo.png", plot=True)
+    assert (tmp_path / "demo.png").stat().st_size > 10_000
+    # ω_ss = K V / (R b + K²) from the motor equations; 0.4 s ≈ 10 mechanical time constants
+    assert figures["steady_speed_rad_s"] == pytest.approx(figures["steady_speed_closed_form"],
+                                                          rel=1e-3)
+    # the energy balance closes up to the quadrature error of the plot grid
+    assert figures["energy_balance_error_J"] < 1e-3 * figures["final_energy_J"]
+
+
+def test_phs_json_contract_on_a_phs_model(tmp_path):
+    model = tmp_path / "osc.yaml"
+    model.write_text(
+        "name: oscillator\n"
+        "parameters: {k: 3.0, m: 2.0, c: 0.5}\n"
+        "phs:\n"
+        "  states: [q, p]\n"
+        "  inputs: [F]\n"
+        "  outputs: [v]\n"
+        "  J: [[0, 1], [-1, 0]]\n"
+        "  R: [[0, 0], [0, c]]\n"
+        "  G: [[0], [1]]\n"
+        "  hamiltonian: k*q**2/2 + p**2/(2*m)\n"
+    )
+    res = run_cli("phs", str(model), "--json")
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["states"] == ["q", "p"] and d["inputs"] == ["F"] and d["outputs"] == ["v"]
+    assert d["J"] == [[0, 1], [-1, 0]] and d["R"] == [[0, 0], [0, 0.5]]
+    assert d["Q"] == [[3.0, 0], [0, 0.5]]
+    assert set(d) >= {"J", "R", "G", "P", "M", "S", "hamiltonian", "parameters"}
+
+
+def test_structure_error_in_a_model_is_one_line(tmp_path):
+    model = tmp_path / "bad.yaml"
+    model.write_text(
+        "name: bad\nparameters: {}\nphs:\n  states: [q, p]\n  inputs: []\n"
+        "  J: [[0, 1], [1, 0]]\n  hamiltonian: q**2 + p**2\n"
+    )
+    res = run_cli("phs", str(model))
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "J is not skew-symmetric: J[q, p]" in lines[0]
+    res = run_cli("validate", str(model))
+    assert res.returncode == 2
+    assert "J is not skew-symmetric" in res.stderr
+    assert sum(ln.startswith("error:") for ln in res.stderr.splitlines()) == 1
