@@ -157,15 +157,15 @@ _BAD_NODES: dict[type, str] = {
 }
 
 
-def parameter_symbol(name: str, *, positive: bool = True) -> sympy.Symbol:
-    """The symbol of a model parameter.
+def parameter_symbol(name: str) -> sympy.Symbol:
+    """The symbol of a model parameter: ``Symbol(name, positive=True)``.
 
     Physical parameters (masses, stiffnesses, resistances, ...) are positive, so
     the symbol carries ``positive=True``, which lets SymPy simplify ``sqrt(k**2)``
-    to ``k``.  A parameter whose value is zero or negative gets ``real=True``
-    instead (``positive=False``).
+    to ``k``.  The whole package uses this convention (``PHS`` builds the same
+    symbols), so symbols made here compare equal to symbols made there.
     """
-    return sympy.Symbol(name, positive=True) if positive else sympy.Symbol(name, real=True)
+    return sympy.Symbol(name, positive=True)
 
 
 def state_symbol(name: str) -> sympy.Symbol:

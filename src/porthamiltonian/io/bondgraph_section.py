@@ -1,0 +1,232 @@
+"""The ``bondgraph`` section of a model file (DESIGN.md §3), checked at schema level.
+
+Only the file format is checked here (keys, names, expressions, matrix shapes,
+bond ends); causality and existence of an explicit form are the bond-graph
+compiler's business.
+
+The checked section is::
+
+    {"elements": [{"name": "C1", "type": "C", "dim": 1,
+                   "line": 7, "path": ("bondgraph", "elements", 3),
+                   "label": "bondgraph.elements[3] (C1)",  # for messages
+                   "states": ["C1"],                 # C and I elements only
+                   "c": <sympy.Expr>,                # the keys the element gave, parsed
+                   "text": {"c": "C"}}, ...],        # ... and their original text
+     "bonds": [{"from": "u", "to": "j", "name": None, "line": 9}, ...],
+     "states": [...], "inputs": [...]}
+
+For ``dim: k > 1`` the matrix parameters ``c``, ``i``, ``r``, ``ratio`` are
+``k×k`` :class:`sympy.ImmutableMatrix` (a scalar ``a`` in the file means ``a``
+times the identity) and the element's states are ``C1[0] ... C1[k-1]``.
+Expressions are in terms of the parameter symbols (see :mod:`.parameters`) and
+the state symbols :func:`porthamiltonian.expr.state_symbol`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from ..expr import state_symbol
+from ..naming import expand
+from .schema import Checker, KeyPath, Section, label_of
+
+__all__ = ["ELEMENT_KEYS", "STORAGE_TYPES", "SOURCE_TYPES", "check_bondgraph"]
+
+_COMMON = ("name", "type", "dim")
+
+#: Extra keys each element type accepts (besides name, type, dim).
+ELEMENT_KEYS: dict[str, tuple[str, ...]] = {
+    "Se": (), "Sf": (), "MSe": (), "MSf": (), "0": (), "1": (),
+    "C": ("c", "hamiltonian"), "I": ("i", "hamiltonian"),
+    "R": ("r",), "MR": ("r",),
+    "TF": ("ratio",), "GY": ("ratio",), "MTF": ("ratio",), "MGY": ("ratio",),
+}  # fmt: skip
+STORAGE_TYPES = ("C", "I")
+SOURCE_TYPES = ("Se", "Sf", "MSe", "MSf")
+
+# How each value key is read: (matrix-valued for dim > 1, names it may use).
+# "own": parameters + the element's own states; "states": parameters + all storage states.
+_VALUE_KEYS: dict[str, tuple[bool, str]] = {
+    "c": (True, "params"), "i": (True, "params"), "hamiltonian": (False, "own"),
+    "ratio": (True, "states"),
+}  # fmt: skip
+
+
+def check_bondgraph(ck: Checker, value: Any, path: KeyPath) -> Section:
+    """Check a ``bondgraph`` section (see module docstring)."""
+    label = label_of(path)
+    data: dict[str, Any] = {"elements": [], "bonds": [], "states": [], "inputs": []}
+    section = ck.mapping(value, path, label)
+    if section is None:
+        return Section(data, None, None)
+    ck.keys(
+        section, path, label, ("elements", "bonds"), ("elements", "bonds"), "in a bondgraph section"
+    )
+    raw = ck.sequence(section.get("elements", []), (*path, "elements"), f"{label}.elements")
+    elements = _headers(ck, raw or [], (*path, "elements"), f"{label}.elements")
+    for e in elements:
+        if e["type"] in STORAGE_TYPES:
+            data["states"] += e["states"]
+        elif e["type"] in SOURCE_TYPES:
+            data["inputs"] += expand(e["name"], e["dim"])
+    every_state = {s: state_symbol(s) for s in data["states"]}
+    for e in elements:
+        _values(ck, e, every_state)
+        data["elements"].append(e)
+    data["bonds"] = _bonds(
+        ck,
+        section.get("bonds", []),
+        (*path, "bonds"),
+        f"{label}.bonds",
+        [e["name"] for e in elements],
+    )
+    return Section(data, data["states"], data["inputs"])
+
+
+def _headers(ck: Checker, raw: list[Any], path: KeyPath, label: str) -> list[dict[str, Any]]:
+    """Name, type and dim of each element; the raw mapping is kept under ``"raw"``."""
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for k, item in enumerate(raw):
+        epath = (*path, k)
+        entry = ck.mapping(item, epath, f"{label}[{k}]")
+        if entry is None:
+            continue
+        name = ck.identifier(entry.get("name"), (*epath, "name"), f"{label}[{k}]", "element")
+        elabel = f"{label}[{k}]" + (f" ({name})" if name else "")
+        if name in seen:
+            ck.error(
+                (*epath, "name"),
+                elabel,
+                f"the element name {name!r} is used twice; element names must be unique",
+            )
+        elif name in ck.symbols:
+            ck.error(
+                (*epath, "name"),
+                elabel,
+                f"{name!r} is also a parameter name; rename one "
+                "of them so expressions are unambiguous",
+            )
+        kind = entry.get("type")
+        kind = str(kind) if kind in (0, 1) and not isinstance(kind, bool) else kind
+        if kind not in ELEMENT_KEYS:
+            ck.error(
+                (*epath, "type"),
+                elabel,
+                f"unknown element type {kind!r}; use one of "
+                f'{", ".join(ELEMENT_KEYS)} (quote "0" and "1")',
+            )
+        dim = entry.get("dim", 1)
+        if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
+            ck.error((*epath, "dim"), elabel, f"dim must be a positive integer, got {dim!r}")
+            dim = None
+        if kind in ELEMENT_KEYS:
+            ck.keys(
+                entry,
+                epath,
+                elabel,
+                _COMMON + ELEMENT_KEYS[kind],
+                what=f"for a{'n' if kind in ('I', 'MSe', 'MSf') else ''} {kind} element",
+            )
+        if name is None or kind not in ELEMENT_KEYS or dim is None:
+            continue
+        seen.add(name)
+        e: dict[str, Any] = {
+            "name": name,
+            "type": kind,
+            "dim": dim,
+            "line": ck.line(epath),
+            "path": epath,
+            "label": elabel,
+            "raw": entry,
+            "text": {},
+        }
+        if kind in STORAGE_TYPES:
+            e["states"] = expand(name, dim)
+        out.append(e)
+    return out
+
+
+def _values(ck: Checker, e: dict[str, Any], every_state: dict[str, sympy.Symbol]) -> None:
+    """Parse the value keys of element ``e`` in place."""
+    raw, kind, dim, epath, elabel = e.pop("raw"), e["type"], e["dim"], e["path"], e["label"]
+    own = {s: state_symbol(s) for s in e.get("states", [])}
+    if kind in STORAGE_TYPES:
+        given = [k for k in ELEMENT_KEYS[kind] if k in raw]
+        if len(given) != 1:
+            key = ELEMENT_KEYS[kind][0]
+            what = "both" if given else "neither"
+            ck.error(
+                epath,
+                elabel,
+                f"{what} '{key}' and 'hamiltonian' given; give exactly one "
+                f"('{key}' for a linear element, 'hamiltonian' for any energy function)",
+            )
+    if kind in ("R", "MR", "TF", "GY", "MTF", "MGY"):
+        key = ELEMENT_KEYS[kind][0]
+        if key not in raw:
+            ck.error(epath, elabel, f"missing key {key!r} (the {_MEANING[key]})")
+    for key in ELEMENT_KEYS[kind]:
+        if key not in raw:
+            continue
+        matrix, scope = _VALUE_KEYS.get(key, (True, "states" if kind == "MR" else "params"))
+        names: dict[str, sympy.Expr] = dict(ck.symbols)
+        names.update(own if scope == "own" else every_state if scope == "states" else {})
+        kpath, klabel = (*epath, key), f"{elabel}.{key}"
+        if matrix and dim > 1:
+            value = ck.matrix(
+                raw[key], kpath, klabel, names, (dim, dim), allow_scalar=True, explain=f"dim {dim}"
+            )
+        else:
+            value = ck.expression(raw[key], kpath, klabel, names)
+        e[key] = value
+        e["text"][key] = raw[key]
+
+
+_MEANING = {"r": "resistance", "ratio": "transformer/gyrator ratio"}
+
+
+def _bonds(
+    ck: Checker, value: Any, path: KeyPath, label: str, names: list[str]
+) -> list[dict[str, Any]]:
+    raw = ck.sequence(value, path, label)
+    out: list[dict[str, Any]] = []
+    known = set(names)
+    seen: set[str] = set()
+    for k, item in enumerate(raw or []):
+        bpath, blabel = (*path, k), f"{label}[{k}]"
+        if isinstance(item, list) and len(item) == 2:
+            ends, bond_name, epaths = item, None, [(*bpath, 0), (*bpath, 1)]
+        elif isinstance(item, dict):
+            if not ck.keys(
+                item, bpath, blabel, ("from", "to", "name"), ("from", "to"), "for a bond"
+            ):
+                continue
+            ends, bond_name = [item["from"], item["to"]], item.get("name")
+            epaths = [(*bpath, "from"), (*bpath, "to")]
+            if bond_name is not None and not isinstance(bond_name, str):
+                ck.error((*bpath, "name"), blabel, f"the bond name must be text, got {bond_name!r}")
+            elif bond_name in seen:
+                ck.error((*bpath, "name"), blabel, f"the bond name {bond_name!r} is used twice")
+            elif bond_name is not None:
+                seen.add(bond_name)
+        else:
+            ck.error(bpath, blabel, "a bond is [from, to] or {from: ..., to: ..., name: ...}")
+            continue
+        ok = True
+        for end, epath in zip(ends, epaths, strict=True):
+            if not isinstance(end, str) or end not in known:
+                ok = False
+                ck.error(
+                    epath,
+                    blabel,
+                    f"unknown element {end!r}; elements are: {', '.join(names) or '(none)'}",
+                )
+        if ok and ends[0] == ends[1]:
+            ck.error(bpath, blabel, f"the bond joins {ends[0]!r} to itself")
+            ok = False
+        if ok:
+            out.append({"from": ends[0], "to": ends[1], "name": bond_name, "line": ck.line(bpath)})
+    return out

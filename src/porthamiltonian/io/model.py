@@ -1,0 +1,266 @@
+"""Loading and validating model files (DESIGN.md §3).
+
+A model file is YAML or JSON with the top-level keys ``name``, ``description``
+(optional), ``parameters`` (optional), exactly one model section (one of
+:data:`SECTIONS`: ``bondgraph``, ``phs``, ...) and ``simulate`` (optional).
+A file holding just the object that ``porthamiltonian phs --json`` prints
+(top-level ``states``, ``J``, ...) is read as a ``phs`` model.
+
+Every problem is collected; :func:`load_model` raises one
+:class:`~porthamiltonian.errors.SchemaError` carrying all of them in
+``.problems`` (the first is the message), :func:`validate_model` returns them.
+Each message starts with ``<file>:<line>: ``.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+
+from ..errors import ModelError, SchemaError
+from .bondgraph_section import check_bondgraph
+from .parameters import check_parameters
+from .phs_section import check_phs
+from .schema import Checker, KeyPath, Section, SectionValidator
+from .simulate_section import check_simulate
+from .yamlmarks import read_document
+
+__all__ = ["Model", "SECTIONS", "load_model", "load_dict", "validate_model", "register_section"]
+
+#: Model sections: name -> validator.  A new front-end adds its section here
+#: (:func:`register_section`); a model file has exactly one of them.
+SECTIONS: dict[str, SectionValidator] = {"bondgraph": check_bondgraph, "phs": check_phs}
+
+_TOP_KEYS = ("name", "description", "parameters", "simulate")
+_BARE_PHS_KEYS = ("states", "J", "R", "hamiltonian", "Q")
+
+
+def register_section(name: str, validator: SectionValidator) -> None:
+    """Make ``name`` a model section checked by ``validator``."""
+    SECTIONS[name] = validator
+
+
+@dataclass
+class Model:
+    """A checked model file.
+
+    Attributes
+    ----------
+    name, description:
+        From the file.
+    path:
+        The file, or ``None`` when loaded from text or a dict.
+    parameters:
+        Parameter name -> value: a number, an expression in symbolic parameters,
+        or the parameter's own symbol when it is symbolic.
+    symbols:
+        Parameter name -> ``Symbol(name, positive=True)``.  Expressions in
+        ``section`` and ``simulate`` use these symbols (and the state symbols,
+        ``Symbol(name, real=True)``), not the values: substitute
+        :meth:`parameter_values` to get numbers.
+    kind:
+        The model section: ``"bondgraph"``, ``"phs"``, ...
+    section:
+        The checked section, expressions parsed into SymPy (see the section's module).
+    simulate:
+        The checked ``simulate`` section, or ``None``.
+    """
+
+    name: str
+    path: pathlib.Path | None
+    parameters: dict[str, sympy.Expr]
+    symbols: dict[str, sympy.Symbol]
+    kind: str
+    section: dict[str, Any]
+    simulate: dict[str, Any] | None
+    description: str = ""
+    lines: dict[KeyPath, int] = field(default_factory=dict, repr=False)
+
+    def line_of(self, *keypath: str | int) -> int | None:
+        """1-based line of a key in the file, e.g. ``line_of("bondgraph", "elements", 2, "c")``.
+
+        ``None`` if the key is not in the file (or the model did not come from text).
+        """
+        return self.lines.get(tuple(keypath))
+
+    def parameter_values(self) -> dict[sympy.Symbol, sympy.Expr]:
+        """Symbol -> value for every parameter that is not symbolic (for ``xreplace``)."""
+        return {s: self.parameters[n] for n, s in self.symbols.items() if self.parameters[n] != s}
+
+    @property
+    def symbolic_parameters(self) -> list[str]:
+        """Names of the parameters left symbolic."""
+        return [n for n, s in self.symbols.items() if self.parameters[n] == s]
+
+
+def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None) -> Model:
+    """Load and check a model file.
+
+    Parameters
+    ----------
+    path_or_text:
+        A path, or the model text itself (a ``str`` containing a newline or
+        starting with ``{``).
+    fmt:
+        ``"yaml"`` or ``"json"``; by default from the file suffix (``.json`` is
+        JSON, anything else YAML; JSON is valid YAML, too).
+
+    Raises
+    ------
+    ModelError
+        If the file cannot be read.
+    SchemaError
+        With every problem in ``.problems``, if the model is not valid.
+    """
+    model, problems = _check_source(path_or_text, fmt)
+    if problems or model is None:
+        raise SchemaError(problems[0], problems=problems)
+    return model
+
+
+def validate_model(path: str | pathlib.Path, *, fmt: str | None = None) -> list[str]:
+    """Every problem in a model file, ``[]`` if it is valid.
+
+    Raises :class:`ModelError` only if the file cannot be read.
+    """
+    return _check_source(path, fmt)[1]
+
+
+def load_dict(data: dict[str, Any], *, source: str = "<dict>") -> Model:
+    """Check a model given as plain data (as a YAML file would give it); no line numbers."""
+    ck = Checker(source)
+    model = _check(ck, data, None)
+    if ck.problems or model is None:
+        raise SchemaError(ck.problems[0], problems=ck.problems)
+    return model
+
+
+# -- internals ------------------------------------------------------------------------
+def _check_source(
+    path_or_text: str | pathlib.Path, fmt: str | None
+) -> tuple[Model | None, list[str]]:
+    text, path, source = _read(path_or_text)
+    if fmt is None:
+        fmt = "json" if path is not None and path.suffix.lower() == ".json" else "yaml"
+    if fmt not in ("yaml", "json"):
+        raise ModelError(f"unknown model format {fmt!r}; use 'yaml' or 'json'")
+    try:
+        data, lines = read_document(text, source, fmt)
+    except SchemaError as err:
+        return None, err.problems
+    ck = Checker(source, lines)
+    model = _check(ck, data, path)
+    return model, ck.problems
+
+
+def _read(path_or_text: str | pathlib.Path) -> tuple[str, pathlib.Path | None, str]:
+    if isinstance(path_or_text, str) and (
+        "\n" in path_or_text or path_or_text.lstrip().startswith("{")
+    ):
+        return path_or_text, None, "<string>"
+    path = pathlib.Path(path_or_text)
+    try:
+        return path.read_text(encoding="utf-8"), path, str(path_or_text)
+    except FileNotFoundError:
+        raise ModelError(f"model file '{path_or_text}' not found; check the path") from None
+    except IsADirectoryError:
+        raise ModelError(f"'{path_or_text}' is a directory, not a model file") from None
+    except UnicodeDecodeError:
+        raise ModelError(f"model file '{path_or_text}' is not UTF-8 text") from None
+    except OSError as err:
+        raise ModelError(f"cannot read model file '{path_or_text}': {err.strerror}") from None
+
+
+def _check(ck: Checker, data: Any, path: pathlib.Path | None) -> Model | None:
+    if data is None:
+        ck.report((), "the model is empty; see DESIGN.md §3 for the format")
+        return None
+    if not isinstance(data, dict):
+        ck.report(
+            (),
+            f"a model must be a mapping with keys {', '.join(_TOP_KEYS)}, ..., "
+            f"got a {type(data).__name__}",
+        )
+        return None
+    kinds = [k for k in data if k in SECTIONS]
+    bare = not kinds and any(k in data for k in _BARE_PHS_KEYS)
+    if bare:  # the object printed by 'porthamiltonian phs --json'
+        kinds = ["phs"]
+        section_value: Any = {k: v for k, v in data.items() if k not in _TOP_KEYS}
+        section_path: KeyPath = ()
+        data = {k: v for k, v in data.items() if k in _TOP_KEYS}
+    else:
+        _top_keys(ck, data)
+    name = _name(ck, data, bare, path)
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        ck.report(("description",), f"description: must be text, got {description!r}")
+    params, params_path = data.get("parameters"), ("parameters",)
+    if (
+        not bare
+        and kinds == ["phs"]
+        and isinstance(data["phs"], dict)
+        and "parameters" in data["phs"]
+    ):
+        if params is not None:
+            ck.report(
+                ("phs", "parameters"),
+                "phs.parameters: the parameters are given twice (also at the top level); keep one",
+            )
+        else:
+            params, params_path = data["phs"]["parameters"], ("phs", "parameters")
+    check_parameters(ck, params, params_path)
+    if len(kinds) != 1:
+        what = "no model section" if not kinds else f"{len(kinds)} model sections"
+        ck.report(
+            (kinds[1],) if kinds else (),
+            f"{what}; a model has exactly one of: {', '.join(SECTIONS)}",
+        )
+        return None
+    kind = kinds[0]
+    if not bare:
+        section_value, section_path = data[kind], (kind,)
+    section: Section = SECTIONS[kind](ck, section_value, section_path)
+    simulate = None
+    if data.get("simulate") is not None:
+        simulate = check_simulate(
+            ck, data["simulate"], ("simulate",), section.states, section.inputs
+        )
+    if ck.problems:
+        return None
+    return Model(
+        name=name,
+        path=path,
+        parameters=dict(ck.values),
+        symbols=dict(ck.symbols),
+        kind=kind,
+        section=section.data,
+        simulate=simulate,
+        description=description if isinstance(description, str) else "",
+        lines=ck.lines,
+    )
+
+
+def _top_keys(ck: Checker, data: dict[Any, Any]) -> None:
+    expected = [*_TOP_KEYS[:3], *SECTIONS, "simulate"]
+    for key in data:
+        if key not in expected:
+            ck.report(
+                (key,), f"unknown top-level key {key!r}; expected one of {', '.join(expected)}"
+            )
+
+
+def _name(ck: Checker, data: dict[Any, Any], bare: bool, path: pathlib.Path | None) -> str:
+    name = data.get("name")
+    if (name is None or name == "") and bare:
+        return path.stem if path is not None else "model"
+    if name is None:
+        ck.report((), "missing key 'name'; give the model a name (name: my-model)")
+        return ""
+    if not isinstance(name, str) or not name.strip():
+        ck.report(("name",), f"name: must be non-empty text, got {name!r}")
+        return ""
+    return name

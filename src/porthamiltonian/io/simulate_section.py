@@ -1,0 +1,159 @@
+"""The optional ``simulate`` section: time span, method, input signals, initial state.
+
+::
+
+    simulate:
+      t_end: 1.0                      # s, required, > t_start
+      t_start: 0.0                    # s, default 0
+      dt: 1.0e-4                      # s, optional step
+      method: midpoint                # optional; the simulator checks the name
+      inputs: {u: "sin(2*pi*50*t)"}   # input name -> expression in t and parameters
+      initial: {C1: 0.0, L1: 0.0}     # state name -> number (or list for a multi-bond state)
+
+Times may be written as numeric expressions in the parameters (``"10*tau"``).
+The checked section is ``{"t_start": float, "t_end": float, "dt": float | None,
+"method": str | None, "inputs": {name: sympy.Expr in T and parameter symbols},
+"initial": {scalar state name: float}}``.  Input and state names are checked
+against the model when it defines them; a multi-bond input or state may be given
+by its base name with a list of k values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from ..naming import group
+from .schema import Checker, KeyPath, label_of
+
+__all__ = ["SIMULATE_KEYS", "check_simulate"]
+
+SIMULATE_KEYS = ("t_end", "t_start", "dt", "method", "inputs", "initial")
+
+
+def check_simulate(
+    ck: Checker,
+    value: Any,
+    path: KeyPath,
+    states: list[str] | None,
+    inputs: list[str] | None,
+) -> dict[str, Any] | None:
+    """Check a ``simulate`` section against the model's ``states`` and ``inputs``."""
+    label = label_of(path)
+    section = ck.mapping(value, path, label)
+    if section is None:
+        return None
+    ck.keys(section, path, label, SIMULATE_KEYS, ("t_end",), "in a simulate section")
+    out: dict[str, Any] = {
+        "t_start": 0.0,
+        "t_end": None,
+        "dt": None,
+        "method": None,
+        "inputs": {},
+        "initial": {},
+    }
+    if "t_start" in section:
+        out["t_start"] = ck.number(section["t_start"], (*path, "t_start"), f"{label}.t_start")
+    if "t_end" in section:
+        out["t_end"] = ck.number(
+            section["t_end"], (*path, "t_end"), f"{label}.t_end", positive=True
+        )
+    start, end = out["t_start"], out["t_end"]
+    if start is not None and end is not None and not end > start:
+        ck.error(
+            (*path, "t_end"), f"{label}.t_end", f"t_end ({end:g}) must be after t_start ({start:g})"
+        )
+    if "dt" in section:
+        out["dt"] = ck.number(section["dt"], (*path, "dt"), f"{label}.dt", positive=True)
+    if "method" in section:
+        method = section["method"]
+        if isinstance(method, str) and method.strip():
+            out["method"] = method.strip()
+        else:
+            ck.error(
+                (*path, "method"), f"{label}.method", f"the method must be a name, got {method!r}"
+            )
+    if "inputs" in section:
+        out["inputs"] = _signals(
+            ck, section["inputs"], (*path, "inputs"), f"{label}.inputs", inputs
+        )
+    if "initial" in section:
+        out["initial"] = _initial(
+            ck, section["initial"], (*path, "initial"), f"{label}.initial", states
+        )
+    return out
+
+
+def _targets(
+    ck: Checker, name: Any, path: KeyPath, label: str, known: list[str] | None, what: str
+) -> list[str] | None:
+    """Scalar names ``name`` designates: itself, or all ``name[k]`` of a multi-bond one."""
+    if not isinstance(name, str):
+        ck.error(path, label, f"the {what} name must be text, got {name!r}")
+        return None
+    if known is None or name in known:
+        return [name]
+    groups = group(known)
+    if name in groups and len(groups[name]) > 1:
+        return [known[i] for i in groups[name]]
+    ck.error(
+        path,
+        label,
+        f"unknown {what} {name!r}; the model's {what}s are: {', '.join(known) or '(none)'}",
+    )
+    return None
+
+
+def _signals(
+    ck: Checker, value: Any, path: KeyPath, label: str, inputs: list[str] | None
+) -> dict[str, sympy.Expr]:
+    mapping = ck.mapping(value, path, label)
+    out: dict[str, sympy.Expr] = {}
+    for name, expr in (mapping or {}).items():
+        kpath, klabel = (*path, name), f"{label}.{name}"
+        targets = _targets(ck, name, kpath, klabel, inputs, "input")
+        if targets is None:
+            continue
+        values = _spread(ck, expr, kpath, klabel, targets)
+        if values is None:
+            continue
+        for target, (vpath, vlabel, text) in zip(targets, values, strict=True):
+            parsed = ck.expression(text, vpath, vlabel, ck.symbols, allow_t=True)
+            if parsed is not None:
+                out[target] = parsed
+    return out
+
+
+def _initial(
+    ck: Checker, value: Any, path: KeyPath, label: str, states: list[str] | None
+) -> dict[str, float]:
+    mapping = ck.mapping(value, path, label)
+    out: dict[str, float] = {}
+    for name, number in (mapping or {}).items():
+        kpath, klabel = (*path, name), f"{label}.{name}"
+        targets = _targets(ck, name, kpath, klabel, states, "state")
+        if targets is None:
+            continue
+        values = _spread(ck, number, kpath, klabel, targets)
+        if values is None:
+            continue
+        for target, (vpath, vlabel, text) in zip(targets, values, strict=True):
+            parsed = ck.number(text, vpath, vlabel)
+            if parsed is not None:
+                out[target] = parsed
+    return out
+
+
+def _spread(
+    ck: Checker, value: Any, path: KeyPath, label: str, targets: list[str]
+) -> list[tuple[KeyPath, str, Any]] | None:
+    """Pair each target name with its value: one value, or a list of len(targets)."""
+    if len(targets) == 1:
+        return [(path, label, value)]
+    if not isinstance(value, list) or len(value) != len(targets):
+        ck.error(
+            path, label, f"give a list of {len(targets)} values (one per {', '.join(targets)})"
+        )
+        return None
+    return [((*path, k), f"{label}[{k}]", v) for k, v in enumerate(value)]

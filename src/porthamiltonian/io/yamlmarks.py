@@ -1,0 +1,179 @@
+"""Read a YAML or JSON document into plain data plus the line of every key.
+
+The text is *composed* into YAML nodes with :class:`yaml.SafeLoader` (never a
+full loader); the nodes are then turned into dicts, lists and scalars here, so
+that each key path can be mapped to its 1-based line number.  A key path is a
+tuple of mapping keys and sequence indices, e.g. ``("bondgraph", "elements", 2,
+"c")``; the recorded line is that of the key (for a mapping entry) or of the
+item (for a sequence entry).  The empty path ``()`` is line 1.
+
+JSON goes through the same route (YAML is a superset of JSON for model files):
+tabs, which JSON allows between tokens but YAML does not, are replaced by
+spaces first (a JSON string cannot contain a raw tab, so nothing else changes).
+
+Safety: scalars are constructed by the safe constructor, so tags such as
+``!!python/object`` are refused; aliases are followed with a budget on the
+number of nodes, so an "alias bomb" cannot blow up memory.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import yaml
+
+from ..errors import SchemaError
+
+__all__ = ["KeyPath", "read_document", "MAX_NODES", "MAX_NESTING"]
+
+KeyPath = tuple[Any, ...]
+
+MAX_NODES = 100_000
+MAX_NESTING = 100
+
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that also reads ``1e-3`` and ``2E5`` as floats (as YAML 1.2 and JSON do)."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
+
+
+def read_document(text: str, source: str, fmt: str = "yaml") -> tuple[Any, dict[KeyPath, int]]:
+    """Parse ``text`` and return ``(data, lines)``.
+
+    Parameters
+    ----------
+    text:
+        The document.
+    source:
+        Name used in messages (the file path, or ``"<string>"``).
+    fmt:
+        ``"yaml"`` or ``"json"``.
+
+    Raises
+    ------
+    SchemaError
+        On a syntax error (one problem, with the line), a forbidden tag, a
+        duplicate key, or a document that expands to too many nodes.
+    """
+    if fmt == "json":
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as err:
+            raise _error(
+                f"{source}:{err.lineno}: JSON syntax error: {err.msg} (column {err.colno})"
+            ) from None
+        text = text.replace("\t", " ")
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line = f":{mark.line + 1}" if mark is not None else ""
+        what = " ".join(x for x in (err.context, err.problem) if x)
+        raise _error(f"{source}{line}: YAML syntax error: {what}") from None
+    except yaml.YAMLError as err:
+        raise _error(f"{source}: YAML error: {err}") from None
+    except RecursionError:
+        raise _error(f"{source}: the document is nested too deeply") from None
+    finally:
+        loader.dispose()
+    lines: dict[KeyPath, int] = {(): 1}
+    problems: list[str] = []
+    if node is None:
+        return None, lines
+    walker = _Walker(loader, source, lines, problems)
+    data = walker.convert(node, (), 0)
+    if problems:
+        raise SchemaError(problems[0], problems=problems)
+    return data, lines
+
+
+def _tag(node: yaml.Node) -> str:
+    return node.tag.replace("tag:yaml.org,2002:", "!!")
+
+
+def _error(message: str) -> SchemaError:
+    return SchemaError(message, problems=[message])
+
+
+class _Walker:
+    """Turns composed nodes into Python data, recording lines and problems."""
+
+    def __init__(
+        self, loader: _Loader, source: str, lines: dict[KeyPath, int], problems: list[str]
+    ) -> None:
+        self.loader = loader
+        self.source = source
+        self.lines = lines
+        self.problems = problems
+        self.count = 0
+
+    def problem(self, node: yaml.Node, message: str) -> None:
+        self.problems.append(f"{self.source}:{node.start_mark.line + 1}: {message}")
+
+    def convert(self, node: yaml.Node, path: KeyPath, depth: int) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _error(
+                f"{self.source}: the document expands to more than {MAX_NODES} values "
+                "(through YAML aliases?); write it out plainly"
+            )
+        if depth > MAX_NESTING:
+            raise _error(
+                f"{self.source}:{node.start_mark.line + 1}: the document is nested "
+                f"more than {MAX_NESTING} levels deep"
+            )
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, path, depth)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                self.problem(node, f"YAML tag {_tag(node)!r} is not allowed")
+                return None
+            out = []
+            for i, item in enumerate(node.value):
+                self.lines[(*path, i)] = item.start_mark.line + 1
+                out.append(self.convert(item, (*path, i), depth + 1))
+            return out
+        return self.scalar(node)
+
+    def scalar(self, node: yaml.Node) -> Any:
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError:
+            self.problem(node, f"YAML tag {_tag(node)!r} is not allowed; use plain values")
+            return None
+
+    def mapping(self, node: yaml.MappingNode, path: KeyPath, depth: int) -> dict[Any, Any]:
+        if node.tag != _MAP:
+            self.problem(node, f"YAML tag {_tag(node)!r} is not allowed")
+            return {}
+        try:
+            self.loader.flatten_mapping(node)  # resolves '<<' merge keys
+        except yaml.constructor.ConstructorError as err:
+            self.problem(node, f"bad YAML merge key: {err.problem}")
+            return {}
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.problem(
+                    key_node, "a key must be a plain value (a name), not a list or mapping"
+                )
+                continue
+            key = self.scalar(key_node)
+            if key in out:
+                self.problem(key_node, f"duplicate key {key!r}; each key may appear only once")
+                continue
+            self.lines[(*path, key)] = key_node.start_mark.line + 1
+            out[key] = self.convert(value_node, (*path, key), depth + 1)
+        return out
