@@ -7,12 +7,11 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 import sympy
 
 from .. import naming
 from ..errors import ModelError, StructureError
-from . import _compose, _forms, _library
+from . import _checks, _compose, _forms, _library
 from . import _linalg as la
 from ._linalg import DEFAULT_RTOL, Kind
 
@@ -294,72 +293,8 @@ class DiracStructure:
     # ---------------------------------------------------------------------- checks
 
     def _problems(self, tol: float | None) -> list[str]:
-        rtol = DEFAULT_RTOL if tol is None else tol
-        n, kind = self.n, self._kind
-        k = self._F.shape[0]
-        problems: list[str] = []
-        F, E = self._F, self._E
-        P = F @ E.T + E @ F.T
-        if kind == "symbolic":
-            P = sympy.Matrix(P)
-            atoms = self.free_symbols
-            for i in range(k):
-                for j in range(i, k):
-                    if not la.sym_is_zero(P[i, j], atoms):
-                        problems.append(
-                            f"not power conserving: (F Eᵀ + E Fᵀ)[{i},{j}] = "
-                            f"{sympy.simplify(P[i, j])} ≠ 0 ({_rows(i, j)} not compatible "
-                            "with eᵀf = 0)"
-                        )
-                        break
-                if problems:
-                    break
-        elif k:
-            Pd = P.toarray() if kind == "sparse" else np.asarray(P)
-            if kind == "sparse":
-                scale = float(sp.csr_array(F).power(2).sum() + sp.csr_array(E).power(2).sum())
-            else:
-                scale = float(np.sum(F * F) + np.sum(E * E))
-            i, j = np.unravel_index(np.argmax(np.abs(Pd)), Pd.shape)
-            if abs(Pd[i, j]) > rtol * max(scale, np.finfo(float).tiny):
-                problems.append(
-                    f"not power conserving: (F Eᵀ + E Fᵀ)[{i},{j}] = {Pd[i, j]:.6g} ≠ 0 "
-                    f"(tolerance {rtol:.1e} relative to ‖[F | E]‖²); {_rows(i, j)} "
-                    "not compatible with eᵀf = 0"
-                )
-        r = self._rank(rtol, power_ok=not problems)
-        if r < n:
-            free = n - r
-            problems.append(
-                f"not maximal: rank [F | E] = {r} < {n} ports; the structure leaves "
-                f"{free} port variable{'s' if free > 1 else ''} free (add {free} independent "
-                f"constraint{'s' if free > 1 else ''} relating the ports "
-                f"{', '.join(self._ports)})"
-            )
-        elif r > n:
-            problems.append(
-                f"over-constrained: rank [F | E] = {r} > {n} ports; a Dirac structure on "
-                f"{n} ports has exactly {n} independent constraints"
-            )
-        return problems
+        return _checks.problems(self, tol)
 
-    def _rank(self, rtol: float, power_ok: bool) -> int:
-        n = self.n
-        if self._kind != "sparse" or n <= 1000:
-            return la.rank(self._stacked(), self._kind, rtol)
-        # Large sparse: if F Eᵀ + E Fᵀ = 0 then (F+E)(F+E)ᵀ = F Fᵀ + E Eᵀ, so
-        # rank [F | E] = rank (F + E); test it with a sparse LU.
-        S = sp.csc_array(self._F + self._E)
-        if S.shape[0] != n:
-            S = sp.csc_array(S.T @ S)
-        try:
-            lu = spla.splu(S)
-        except RuntimeError:
-            return la.rank(self._stacked(), self._kind, rtol) if n <= 4000 else n - 1
-        d = np.abs(lu.U.diagonal())
-        if not power_ok or d.min(initial=np.inf) <= rtol * d.max(initial=0.0):
-            return la.rank(self._stacked(), self._kind, rtol) if n <= 4000 else n - 1
-        return n
 
     def is_dirac(self, tol: float | None = None) -> bool:
         """Whether ``F Eᵀ + E Fᵀ = 0`` and ``rank [F | E] = n``.
@@ -437,22 +372,7 @@ class DiracStructure:
         Symbolic structures are compared by generic rank (at random values of
         the symbols).
         """
-        if set(self._ports) != set(other._ports) or self.n != other.n:
-            return False
-        other = other.reorder(self._ports)
-        kind = la.common_kind(self._kind, other._kind)
-        rtol = DEFAULT_RTOL if tol is None else tol
-        if kind == "symbolic":
-            K1 = la.as_kind(self._stacked(), "symbolic")
-            K2 = la.as_kind(other._stacked(), "symbolic")
-            atoms = la.free_atoms(K1) | la.free_atoms(K2)
-            for t in range(2):
-                A = la.sym_eval(K1, t, atoms)
-                B = la.sym_eval(K2, t, atoms)
-                if not _same_rowspace(A, B, rtol):
-                    return False
-            return True
-        return _same_rowspace(la.to_dense(self._stacked()), la.to_dense(other._stacked()), rtol)
+        return _checks.equal_subspaces(self, other, tol)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DiracStructure):
@@ -671,25 +591,8 @@ class DiracStructure:
         return _compose.tensor(self, other, rtol=DEFAULT_RTOL if tol is None else tol)
 
 
-def _rows(i: int, j: int) -> str:
-    where = "of the kernel representation F f + E e = 0"
-    return f"row {i} {where} is" if i == j else f"rows {i} and {j} {where} are"
-
-
 def _has_sym(v: Any) -> bool:
     try:
         return any(isinstance(x, sympy.Basic) and not x.is_number for x in v)
     except TypeError:
         return False
-
-
-def _same_rowspace(A: np.ndarray, B: np.ndarray, rtol: float) -> bool:
-    ra = la.numeric_rank(A, rtol)
-    rb = la.numeric_rank(B, rtol)
-    if ra != rb:
-        return False
-    # compare the projections on orthonormal row bases (scale-free)
-    QA = la.row_basis(A, rtol)
-    QB = la.row_basis(B, rtol)
-    resid = QB - (QB @ QA.T) @ QA
-    return bool(np.linalg.norm(resid) <= max(1e-6, 1e3 * rtol) * max(1, ra))
