@@ -157,11 +157,11 @@ def _values(ck: Checker, e: dict[str, Any], every_state: dict[str, sympy.Symbol]
         given = [k for k in ELEMENT_KEYS[kind] if k in raw]
         if len(given) != 1:
             key = ELEMENT_KEYS[kind][0]
-            what = "both" if given else "neither"
+            what = f"both '{key}' and" if given else f"neither '{key}' nor"
             ck.error(
                 epath,
                 elabel,
-                f"{what} '{key}' and 'hamiltonian' given; give exactly one "
+                f"{what} 'hamiltonian' given; give exactly one "
                 f"('{key}' for a linear element, 'hamiltonian' for any energy function)",
             )
     if kind in ("R", "MR", "TF", "GY", "MTF", "MGY"):

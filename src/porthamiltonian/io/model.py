@@ -148,12 +148,19 @@ def _check_source(
     if fmt not in ("yaml", "json"):
         raise ModelError(f"unknown model format {fmt!r}; use 'yaml' or 'json'")
     try:
-        data, lines = read_document(text, source, fmt)
+        data, lines, problems = read_document(text, source, fmt)
     except SchemaError as err:
         return None, err.problems
     ck = Checker(source, lines)
+    ck.problems.extend(problems)
     model = _check(ck, data, path)
-    return model, ck.problems
+    return model, sorted(ck.problems, key=lambda p: _line_in(p, len(source)))
+
+
+def _line_in(problem: str, skip: int) -> int:
+    """The line number of ``"<source>:<line>: ..."`` (0 if none), to list problems in file order."""
+    head = problem[skip + 1 :].split(":", 1)[0]
+    return int(head) if head.isdigit() else 0
 
 
 def _read(path_or_text: str | pathlib.Path) -> tuple[str, pathlib.Path | None, str]:

@@ -29,7 +29,7 @@ import sympy
 from ..errors import ModelError
 from ..expr import RESERVED, state_symbol
 from ..naming import check_names
-from .schema import Checker, KeyPath, Section, label_of
+from .schema import Checker, KeyPath, Section, label_of, plural
 
 __all__ = ["MATRIX_KEYS", "PHS_KEYS", "check_phs"]
 
@@ -57,8 +57,8 @@ def check_phs(ck: Checker, value: Any, path: KeyPath) -> Section:
             ck.error(
                 (*path, "outputs"),
                 f"{label}.outputs",
-                f"{len(outputs)} outputs for "
-                f"{len(inputs)} inputs; give one output per input (or leave 'outputs' out)",
+                f"{plural(len(outputs), 'output')} for {plural(len(inputs), 'input')}; "
+                "give one output per input (or leave 'outputs' out)",
             )
     else:
         outputs = [f"y_{u}" for u in inputs or []]
@@ -86,11 +86,11 @@ def check_phs(ck: Checker, value: Any, path: KeyPath) -> Section:
     for key in MATRIX_KEYS:
         rows, cols = shapes[key]
         explain = (
-            f"{n} states"
+            plural(n, "state")
             if key in "JR"
-            else f"{m} inputs"
+            else plural(m, "input")
             if key in "MS"
-            else f"{n} states × {m} inputs"
+            else f"{plural(n, 'state')} × {plural(m, 'input')}"
         )
         if section.get(key) is None:
             data[key] = sympy.ImmutableMatrix.zeros(rows, cols)
@@ -101,7 +101,7 @@ def check_phs(ck: Checker, value: Any, path: KeyPath) -> Section:
     data["Q"] = None
     if section.get("Q") is not None:
         data["Q"] = ck.matrix(
-            section["Q"], (*path, "Q"), f"{label}.Q", ck.symbols, (n, n), explain=f"{n} states"
+            section["Q"], (*path, "Q"), f"{label}.Q", ck.symbols, (n, n), explain=plural(n, "state")
         )
     if section.get("hamiltonian") is not None:
         data["hamiltonian"] = ck.expression(

@@ -26,7 +26,14 @@ from ..errors import ExpressionError
 from ..expr import RESERVED, parse_expression
 from .yamlmarks import KeyPath
 
-__all__ = ["Checker", "KeyPath", "Section", "SectionValidator", "label_of"]
+__all__ = ["Checker", "KeyPath", "Section", "SectionValidator", "label_of", "plural"]
+
+
+def plural(count: int, word: str) -> str:
+    """``plural(1, "row") == "1 row"``, ``plural(2, "entry") == "2 entries"``."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word[:-1]}ies" if word.endswith("y") else f"{count} {word}s"
 
 
 @dataclass
@@ -249,17 +256,18 @@ class Checker:
             self.error(
                 path,
                 label,
-                f"must be {rows}×{cols}{why}, but has {len(value)} "
-                f"row{'s' if len(value) != 1 else ''}",
+                f"must be {rows}×{cols}{why}, but has {plural(len(value), 'row')}",
             )
             return None
         entries: list[list[sympy.Expr]] = []
         ok = True
         for i, row in enumerate(value):
             if not isinstance(row, list) or len(row) != cols:
-                got = f"{len(row)} entries" if isinstance(row, list) else _kind(row)
+                got = plural(len(row), "entry") if isinstance(row, list) else _kind(row)
                 self.error(
-                    (*path, i), f"{label}[{i}]", f"row {i} must have {cols} entries{why}, got {got}"
+                    (*path, i),
+                    f"{label}[{i}]",
+                    f"row {i} must have {plural(cols, 'entry')}{why}, got {got}",
                 )
                 ok = False
                 continue

@@ -48,8 +48,13 @@ _Loader.add_implicit_resolver(
 )
 
 
-def read_document(text: str, source: str, fmt: str = "yaml") -> tuple[Any, dict[KeyPath, int]]:
-    """Parse ``text`` and return ``(data, lines)``.
+def read_document(
+    text: str, source: str, fmt: str = "yaml"
+) -> tuple[Any, dict[KeyPath, int], list[str]]:
+    """Parse ``text`` and return ``(data, lines, problems)``.
+
+    ``problems`` lists forbidden tags and duplicate keys (the offending value
+    is left out of ``data``), so that the caller can go on checking the rest.
 
     Parameters
     ----------
@@ -63,8 +68,8 @@ def read_document(text: str, source: str, fmt: str = "yaml") -> tuple[Any, dict[
     Raises
     ------
     SchemaError
-        On a syntax error (one problem, with the line), a forbidden tag, a
-        duplicate key, or a document that expands to too many nodes.
+        On a syntax error (one problem, with the line) or a document that
+        expands to too many nodes or is nested too deeply.
     """
     if fmt == "json":
         try:
@@ -91,12 +96,9 @@ def read_document(text: str, source: str, fmt: str = "yaml") -> tuple[Any, dict[
     lines: dict[KeyPath, int] = {(): 1}
     problems: list[str] = []
     if node is None:
-        return None, lines
-    walker = _Walker(loader, source, lines, problems)
-    data = walker.convert(node, (), 0)
-    if problems:
-        raise SchemaError(problems[0], problems=problems)
-    return data, lines
+        return None, lines, problems
+    data = _Walker(loader, source, lines, problems).convert(node, (), 0)
+    return data, lines, problems
 
 
 def _tag(node: yaml.Node) -> str:
