@@ -115,8 +115,7 @@ def _headers(ck: Checker, raw: list[Any], path: KeyPath, label: str) -> list[dic
             ck.error(
                 (*epath, "type"),
                 elabel,
-                f"unknown element type {kind!r}; use one of "
-                f'{", ".join(ELEMENT_KEYS)} (quote "0" and "1")',
+                f"unknown element type {kind!r}; use one of {', '.join(ELEMENT_KEYS)}",
             )
         dim = entry.get("dim", 1)
         if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:

@@ -12,8 +12,9 @@ tabs, which JSON allows between tokens but YAML does not, are replaced by
 spaces first (a JSON string cannot contain a raw tab, so nothing else changes).
 
 Safety: scalars are constructed by the safe constructor, so tags such as
-``!!python/object`` are refused; aliases are followed with a budget on the
-number of nodes, so an "alias bomb" cannot blow up memory.
+``!!python/object`` are refused; a node reached again through an alias is
+converted once and shared (lines are recorded at its first occurrence), so an
+"alias bomb" costs no more than the text it is written in.
 """
 
 from __future__ import annotations
@@ -26,11 +27,10 @@ import yaml
 
 from ..errors import SchemaError
 
-__all__ = ["KeyPath", "read_document", "MAX_NODES", "MAX_NESTING"]
+__all__ = ["KeyPath", "read_document", "MAX_NESTING"]
 
 KeyPath = tuple[Any, ...]
 
-MAX_NODES = 100_000
 MAX_NESTING = 100
 
 _MAP = "tag:yaml.org,2002:map"
@@ -119,18 +119,14 @@ class _Walker:
         self.source = source
         self.lines = lines
         self.problems = problems
-        self.count = 0
+        self.done: dict[int, Any] = {}  # id(node) -> converted value, for aliases
 
     def problem(self, node: yaml.Node, message: str) -> None:
         self.problems.append(f"{self.source}:{node.start_mark.line + 1}: {message}")
 
     def convert(self, node: yaml.Node, path: KeyPath, depth: int) -> Any:
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise _error(
-                f"{self.source}: the document expands to more than {MAX_NODES} values "
-                "(through YAML aliases?); write it out plainly"
-            )
+        if id(node) in self.done:
+            return self.done[id(node)]
         if depth > MAX_NESTING:
             raise _error(
                 f"{self.source}:{node.start_mark.line + 1}: the document is nested "
@@ -142,7 +138,8 @@ class _Walker:
             if node.tag != _SEQ:
                 self.problem(node, f"YAML tag {_tag(node)!r} is not allowed")
                 return None
-            out = []
+            out: list[Any] = []
+            self.done[id(node)] = out
             for i, item in enumerate(node.value):
                 self.lines[(*path, i)] = item.start_mark.line + 1
                 out.append(self.convert(item, (*path, i), depth + 1))
@@ -166,6 +163,7 @@ class _Walker:
             self.problem(node, f"bad YAML merge key: {err.problem}")
             return {}
         out: dict[Any, Any] = {}
+        self.done[id(node)] = out
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 self.problem(
