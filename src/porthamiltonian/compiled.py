@@ -194,7 +194,8 @@ class NumericPHS:
         if self._jac_rhs is None:
             xs, _, grad, mats = self._sym
             us = [sp.Dummy(f"u{k}") for k in range(self.m)]
-            f = (mats["J"] - mats["R"]) * sp.Matrix(grad) + (mats["G"] - mats["P"]) * sp.Matrix(self.m, 1, us)
+            u_col = sp.Matrix(self.m, 1, us)
+            f = (mats["J"] - mats["R"]) * sp.Matrix(grad) + (mats["G"] - mats["P"]) * u_col
             Jac = f.jacobian(xs)
             g = sp.lambdify([list(xs), us], Jac, modules="numpy", cse=True)
             self._jac_rhs = lambda x, u, g=g: np.asarray(g(x, u), dtype=float).reshape(

@@ -41,7 +41,9 @@ def check_names(names: Sequence[str], what: str) -> tuple[str, ...]:
     out = []
     for i, name in enumerate(names):
         if not isinstance(name, str):
-            raise ModelError(f"{what}[{i}] = {name!r} is not a string; give each {what[:-1]} a name")
+            raise ModelError(
+                f"{what}[{i}] = {name!r} is not a string; give each {what[:-1]} a name"
+            )
         if not (_PLAIN.match(name) or _INDEXED.match(name)):
             raise ModelError(
                 f"{what}[{i}] = {name!r} is not a valid name; use letters, digits, '_' "

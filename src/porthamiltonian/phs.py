@@ -275,7 +275,14 @@ class PHS:
         if check_Q and not self.symbolic:
             check_symmetric(self._Q, "Q", self.states, tol)
         labels = list(self.states) + list(self.inputs)
-        self.assumptions = check_psd(self.dissipation_matrix(), labels, tol)
+        W = self.dissipation_matrix()
+        self.assumptions = check_psd(W, labels, tol)
+        values = self.parameter_values()
+        if values:  # the symbols passed; the given values must pass too
+            where = " with the given parameter values"
+            check_skew(self.J.xreplace(values), "J", self.states, tol)
+            self.assumptions = check_psd(W.xreplace(values), labels, tol,
+                                         name="[[R, P], [Pᵀ, S]]" + where)
 
     def _check_symbols(self) -> None:
         t = [s for s in self._H.free_symbols if s.name == "t"]

@@ -80,7 +80,12 @@ def phs_from_dict(data: Mapping[str, Any]) -> PHS:
     states = list(data.get("states") or [])
     inputs = list(data.get("inputs") or [])
     params_raw = dict(data.get("parameters") or {})
-    names: dict[str, sp.Symbol] = {p: sp.Symbol(p, positive=True) for p in params_raw}
+    # Parameters are positive symbols unless their value says otherwise (see io.parameters).
+    names: dict[str, sp.Symbol] = {
+        p: sp.Symbol(p, real=True) if isinstance(v, (int, float)) and v <= 0
+        else sp.Symbol(p, positive=True)
+        for p, v in params_raw.items()
+    }
     names.update({s: sp.Symbol(s, real=True) for s in states})
 
     def conv(value: Any, where: str) -> sp.Expr:

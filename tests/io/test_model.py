@@ -358,8 +358,6 @@ def test_parameter_problems():
         "time 't', 'pi' or a function; choose another name",
         "<string>:6: parameters: 't' cannot be a parameter name: it is reserved for the "
         "time 't', 'pi' or a function; choose another name",
-        "<string>:7: parameters.neg: is negative (-3); parameters are positive symbols, so "
-        "write the sign where the parameter is used (e.g. '-a')",
         "<string>:9: parameters.bad: syntax error (invalid syntax) in 'ok +'",
         "<string>:10: parameters: the parameter name must be text, got True (YAML reads "
         "yes/no/on/off/true/false/null as values; quote the name)",
@@ -547,3 +545,23 @@ def test_unquoted_junction_types_and_modulated_sources():
     )
     assert [e["type"] for e in model.section["elements"]] == ["MSe", "0", "1", "C"]
     assert model.simulate["inputs"] == {"u": T}
+
+
+def test_negative_parameter_values_get_real_symbols_and_stay_checked(tmp_path):
+    """An offset may be negative; a negative *resistance* is still refused by the checks."""
+    from porthamiltonian.build import build_system
+    from porthamiltonian.errors import StructureError
+
+    good = load_model(
+        "name: offset\nparameters: {k: 2.0, q0: -0.5}\n"
+        "phs: {states: [q], inputs: [F], G: [[1]], hamiltonian: 'k*(q - q0)**2/2'}\n"
+    )
+    assert good.symbols["q0"].is_positive is None and good.symbols["k"].is_positive
+    sys = build_system(good)
+    assert sys.gradient([0.0])[0] == pytest.approx(2.0 * 0.5)
+    bad = load_model(
+        "name: negative-damping\nparameters: {c: -1.0}\n"
+        "phs: {states: [q], R: [[c]], hamiltonian: 'q**2/2'}\n"
+    )
+    with pytest.raises(StructureError, match="with the given parameter values"):
+        build_system(bad)

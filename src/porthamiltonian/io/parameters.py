@@ -4,8 +4,9 @@ Conventions
 -----------
 - Each parameter is the symbol ``Symbol(name, positive=True)``
   (:func:`porthamiltonian.expr.parameter_symbol`): physical parameters are
-  positive.  A negative number is therefore refused; write the sign where the
-  parameter is used (``-a``).  Zero is accepted.
+  positive, which lets SymPy simplify ``sqrt(k**2)`` to ``k``.  A parameter whose
+  value is zero or negative (an offset, an initial value) gets a plain real symbol
+  instead, so no simplification assumes a sign it does not have.
 - A value is a number, or an expression in other parameters (``"2*k"``); order
   does not matter, cycles are reported.  ``null`` or the text ``symbolic``
   keeps the parameter as a free symbol, and expressions in it stay symbolic.
@@ -57,14 +58,8 @@ def check_parameters(ck: Checker, data: Any, path: KeyPath = ("parameters",)) ->
         expr = ck.expression(raw[name], (*path, name), f"parameters.{name}", values)
         if expr is None:
             continue
-        if expr.is_number and expr.is_negative:
-            ck.error(
-                (*path, name),
-                f"parameters.{name}",
-                f"is negative ({float(expr):g}); parameters are positive symbols, so "
-                "write the sign where the parameter is used (e.g. '-a')",
-            )
-            continue
+        if expr.is_number and not expr.is_positive:
+            ck.symbols[name] = sympy.Symbol(name, real=True)
         values[name] = expr
     ck.values = values
 
