@@ -32,27 +32,35 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from .io import validate_model
 
     problems = validate_model(args.model)
+    note = ""
     if not problems:
-        problems = _build_problems(args.model)
+        problems, note = _build_problems(args.model)
     if problems:
         for p in problems:
             print(f"  {p}", file=sys.stderr)
         n = len(problems)
         raise ModelError(f"{args.model}: {n} problem{'s' if n > 1 else ''} found (listed above)")
-    print(f"{args.model}: valid")
+    print(f"{args.model}: valid{note}")
     return 0
 
 
-def _build_problems(path: str) -> list[str]:
-    """Problems found when compiling a schema-valid model to the IR (structure checks)."""
-    from .build import build_system
+def _build_problems(path: str) -> tuple[list[str], str]:
+    """Problems found when compiling a schema-valid model to the IR (structure checks).
+
+    Returns the problems and a note for the success line.
+    """
+    from .build import COMPILERS, build_system
     from .io import load_model
 
+    model = load_model(path)
+    if model.kind not in COMPILERS:
+        return [], (f" (file format checked; this version does not yet compile "
+                    f"'{model.kind}' models to a port-Hamiltonian system)")
     try:
-        build_system(load_model(path))
+        build_system(model)
     except ModelError as err:
-        return [f"{path}: {p}" for p in err.problems]
-    return []
+        return [p if p.startswith(str(path)) else f"{path}: {p}" for p in err.problems], ""
+    return [], ""
 
 
 def _cmd_phs(args: argparse.Namespace) -> int:
