@@ -1,0 +1,280 @@
+"""The bond-graph model: elements, bonds, and the structural checks.
+
+Conventions (DESIGN.md §2–3)
+----------------------------
+* A bond ``tail → head`` carries a flow ``f`` and an effort ``e``; ``e f`` is the
+  power flowing from tail to head.  Bonds point *into* C, I, R and *out of* Se, Sf.
+* A TF/GY has exactly one bond in (bond 1) and one out (bond 2):
+  TF ``e1 = m e2``, ``f2 = m f1``; GY ``e1 = r f2``, ``e2 = r f1``.
+* C: state ``q`` (displacement), ``f = q̇``, ``e = ∂H/∂q``; linear ``H = q²/(2c)``.
+  I: state ``p`` (momentum), ``e = ṗ``, ``f = ∂H/∂p``; linear ``H = p²/(2i)``.
+  R: ``e = r f`` (Onsager form for multi-bonds: ``r`` symmetric ⪰ 0).
+* Multi-bond elements (``dim = k``) have vector variables and ``k×k`` matrix
+  parameters; their states are named ``C1[0]`` … ``C1[k-1]``.
+
+Modulated elements (MTF, MGY, MR, MSe, MSf) are the same elements whose parameters
+(ratio, resistance) may depend on storage states; the type names are kept for the
+reader's sake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from ..errors import ModelError
+from ..naming import expand
+
+STORAGE = ("C", "I")
+SOURCES = ("Se", "Sf", "MSe", "MSf")
+RESISTORS = ("R", "MR")
+TWO_PORTS = ("TF", "GY", "MTF", "MGY")
+JUNCTIONS = ("0", "1")
+ONE_PORTS = STORAGE + SOURCES + RESISTORS
+TYPES = ONE_PORTS + TWO_PORTS + JUNCTIONS
+
+
+def base_type(kind: str) -> str:
+    """``MTF`` → ``TF`` etc.: the modulated element behaves like its base element."""
+    return {"MTF": "TF", "MGY": "GY", "MR": "R", "MSe": "Se", "MSf": "Sf"}.get(kind, kind)
+
+
+@dataclass
+class Element:
+    """One bond-graph element.
+
+    ``params`` holds SymPy values: ``c`` / ``i`` (compliance / inertia),
+    ``hamiltonian`` (energy in the element's own state symbols), ``r``
+    (resistance), ``ratio`` (TF modulus or GY ratio); scalars for ``dim = 1``,
+    ``dim×dim`` matrices otherwise.
+    """
+
+    name: str
+    type: str
+    dim: int = 1
+    params: dict[str, Any] = field(default_factory=dict)
+    line: int | None = None
+
+    @property
+    def kind(self) -> str:
+        return base_type(self.type)
+
+    @property
+    def states(self) -> list[str]:
+        return expand(self.name, self.dim) if self.kind in STORAGE else []
+
+    def where(self) -> str:
+        at = f" at line {self.line}" if self.line else ""
+        return f"element {self.name!r} ({self.type}){at}"
+
+
+@dataclass
+class Bond:
+    """A (multi-)bond from ``tail`` to ``head`` (the half-arrow's direction)."""
+
+    tail: str
+    head: str
+    name: str
+    dim: int = 1
+    line: int | None = None
+
+    def ports(self) -> list[str]:
+        """Scalar port names of the bond's variables (``b3`` or ``b3[0]``…)."""
+        return expand(self.name, self.dim)
+
+    def where(self) -> str:
+        return f"bond {self.name} ({self.tail} → {self.head})" + (
+            f" at line {self.line}" if self.line else "")
+
+
+class BondGraph:
+    """A single- or multi-bond graph.
+
+    >>> bg = BondGraph("series-rlc", parameters={"R": 10, "L": 0.1, "C": 1e-3})
+    >>> bg.add("u", "Se"); bg.add("j", "1")
+    >>> bg.add("R1", "R", r="R"); bg.add("C1", "C", c="C"); bg.add("L1", "I", i="L")
+    >>> bg.connect("u", "j"); bg.connect("j", "R1"); bg.connect("j", "C1"); bg.connect("j", "L1")
+
+    String parameters are read with the safe expression parser, in the names of the
+    parameters and (for ``hamiltonian``) the element's own states, (for ``ratio`` and
+    ``r``) any storage state.
+    """
+
+    def __init__(self, name: str = "bondgraph", parameters: Mapping[str, Any] | None = None):
+        self.name = name
+        self.parameters: dict[str, Any] = dict(parameters or {})
+        self.elements: dict[str, Element] = {}
+        self.bonds: list[Bond] = []
+        self._pending: dict[str, dict[str, Any]] = {}
+
+    # ------------------------------------------------------------------ building
+    def add(self, name: str, type: str, *, dim: int = 1, **params: Any) -> Element:  # noqa: A002
+        """Add an element; parameters as numbers, SymPy objects or expression text."""
+        type = str(type)  # noqa: A001 - YAML may give 0/1 as integers
+        if type not in TYPES:
+            raise ModelError(
+                f"element {name!r}: unknown type {type!r}; use one of {', '.join(TYPES)}"
+            )
+        if name in self.elements:
+            raise ModelError(f"element {name!r} is defined twice; element names must be unique")
+        if not isinstance(dim, int) or dim < 1:
+            raise ModelError(f"element {name!r}: dim must be a positive integer, got {dim!r}")
+        el = Element(name, type, dim)
+        self.elements[name] = el
+        self._pending[name] = params
+        return el
+
+    def connect(self, tail: str, head: str, name: str | None = None, *,
+                line: int | None = None) -> Bond:
+        """Add a bond ``tail → head`` (the direction of positive power)."""
+        for end in (tail, head):
+            if end not in self.elements:
+                raise ModelError(
+                    f"bond {tail} → {head}: unknown element {end!r}; elements are: "
+                    f"{', '.join(self.elements)}"
+                )
+        bname = name or f"b{len(self.bonds) + 1}"
+        if any(b.name == bname for b in self.bonds):
+            raise ModelError(f"two bonds are named {bname!r}; bond names must be unique")
+        dims = {self.elements[tail].dim, self.elements[head].dim} - {1}
+        t_el, h_el = self.elements[tail], self.elements[head]
+        dim = max(t_el.dim, h_el.dim)
+        bond = Bond(tail, head, bname, dim, line)
+        self.bonds.append(bond)
+        if len(dims) > 1 or (t_el.kind not in JUNCTIONS and h_el.kind not in JUNCTIONS
+                             and t_el.dim != h_el.dim):
+            raise ModelError(
+                f"{bond.where()}: dimensions disagree ({tail} has dim {t_el.dim}, {head} has "
+                f"dim {h_el.dim}); a multi-bond joins elements of the same dimension"
+            )
+        return bond
+
+    # ------------------------------------------------------------------ queries
+    def bonds_of(self, name: str) -> list[Bond]:
+        return [b for b in self.bonds if name in (b.tail, b.head)]
+
+    def storages(self) -> list[Element]:
+        return [e for e in self.elements.values() if e.kind in STORAGE]
+
+    def sources(self) -> list[Element]:
+        return [e for e in self.elements.values() if e.kind in ("Se", "Sf")]
+
+    def resistors(self) -> list[Element]:
+        return [e for e in self.elements.values() if e.kind == "R"]
+
+    def state_names(self) -> list[str]:
+        return [s for e in self.storages() for s in e.states]
+
+    # ------------------------------------------------------------------ parameters
+    def resolve(self) -> None:
+        """Parse pending parameters into SymPy (states and parameters as symbols)."""
+        from ..expr import parameter_symbol, parse_expression, state_symbol
+
+        states = {s: state_symbol(s) for s in self.state_names()}
+        params = {p: (sp.Symbol(p, real=True) if _non_positive(v) else parameter_symbol(p))
+                  for p, v in self.parameters.items()}
+        for name, raw in list(self._pending.items()):
+            el = self.elements[name]
+            for key, value in raw.items():
+                names = dict(params)
+                if key == "hamiltonian":
+                    names.update({s: states[s] for s in el.states})
+                elif key in ("ratio", "r"):
+                    names.update(states)
+                el.params[key] = _parse_value(value, names, el, key, parse_expression)
+            del self._pending[name]
+
+    # ------------------------------------------------------------------ checks
+    def check(self) -> None:
+        """Structural checks; raises one :class:`ModelError` listing every violation."""
+        self.resolve()
+        problems = list(self.problems())
+        if problems:
+            raise ModelError(problems[0] if len(problems) == 1 else
+                             f"{len(problems)} problems: " + "; ".join(problems),
+                             problems=problems)
+
+    def problems(self) -> Iterable[str]:
+        """Every structural violation, in words naming the element or bond and the fix."""
+        import networkx as nx
+
+        if not self.elements:
+            yield "the bond graph has no elements"
+            return
+        g = nx.MultiGraph()
+        g.add_nodes_from(self.elements)
+        g.add_edges_from((b.tail, b.head) for b in self.bonds)
+        parts = list(nx.connected_components(g))
+        if len(parts) > 1:
+            parts.sort(key=len, reverse=True)
+            rest = sorted(n for p in parts[1:] for n in p)
+            yield (f"the graph is not connected: {', '.join(rest)} are not linked to "
+                   f"{', '.join(sorted(parts[0])[:5])}…; add the missing bonds")
+        for el in self.elements.values():
+            bonds = self.bonds_of(el.name)
+            k = el.kind
+            if k in ("C", "I", "R", "Se", "Sf") and len(bonds) != 1:
+                yield (f"{el.where()} has {len(bonds)} bonds; a {el.type} element has exactly "
+                       "one (join several through a 0- or 1-junction)")
+                continue
+            if k in ("C", "I", "R") and bonds[0].head != el.name:
+                yield (f"{bonds[0].where()} points out of {el.type} element {el.name!r}; bonds "
+                       f"point into C, I and R elements: write [{bonds[0].head}, {el.name}]")
+            if k in ("Se", "Sf") and bonds[0].tail != el.name:
+                yield (f"{bonds[0].where()} points into source {el.name!r}; bonds point out of "
+                       f"Se and Sf: write [{el.name}, {bonds[0].tail}]")
+            if k in JUNCTIONS and len(bonds) < 2:
+                yield f"{el.where()} has {len(bonds)} bond(s); a junction needs at least two"
+            if k in ("TF", "GY"):
+                ins = [b for b in bonds if b.head == el.name]
+                outs = [b for b in bonds if b.tail == el.name]
+                if len(ins) != 1 or len(outs) != 1:
+                    yield (f"{el.where()} has {len(ins)} bond(s) in and {len(outs)} out; a "
+                           f"{el.type} has exactly one bond in and one out")
+            if k in ("C", "I") and not ({"c", "i", "hamiltonian"} & set(el.params)):
+                yield (f"{el.where()} has no constitutive law; give "
+                       f"{'c' if k == 'C' else 'i'}: or hamiltonian:")
+            if k == "R" and "r" not in el.params:
+                yield f"{el.where()} has no resistance; give r:"
+            if k in ("TF", "GY") and "ratio" not in el.params:
+                yield f"{el.where()} has no ratio; give ratio:"
+        for b in self.bonds:
+            if b.tail == b.head:
+                yield f"{b.where()} joins an element to itself"
+
+    # ------------------------------------------------------------------ I/O
+    @classmethod
+    def from_model(cls, model: Any) -> BondGraph:
+        """From a loaded model file (:func:`porthamiltonian.io.load_model`)."""
+        section = model.section
+        values = {}
+        for name, v in model.parameters.items():
+            sym = model.symbols.get(name)
+            values[name] = None if (sym is not None and v == sym) else v
+        bg = cls(model.name, parameters=values)
+        for e in section["elements"]:
+            el = bg.add(e["name"], str(e["type"]), dim=int(e.get("dim", 1)))
+            el.line = e.get("line")
+            for key in ("c", "i", "r", "ratio", "hamiltonian"):
+                if key in e:
+                    el.params[key] = e[key]
+            bg._pending.pop(e["name"], None)
+        for b in section["bonds"]:
+            bg.connect(b["from"], b["to"], b.get("name"), line=b.get("line"))
+        return bg
+
+
+def _non_positive(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v <= 0
+
+
+def _parse_value(value: Any, names: dict, el: Element, key: str, parse: Any) -> Any:
+    where = f"{el.name}.{key}"
+    if isinstance(value, (sp.Basic, sp.MatrixBase)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return sp.ImmutableMatrix([[parse(v, names, where=where) for v in row] for row in value])
+    return parse(value, names, where=where)
