@@ -121,6 +121,12 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--latex", action="store_true", help="LaTeX equations")
     ph.set_defaults(func=_cmd_phs)
 
+    from .simulate.command import add_arguments, run_command
+
+    sim = sub.add_parser("simulate", help="simulate a model file; time series to CSV/JSON")
+    add_arguments(sim)
+    sim.set_defaults(func=run_command)
+
     d = sub.add_parser("demo", help="run the main worked example (DC motor) and plot it")
     d.add_argument("--out", default="porthamiltonian-demo.png", help="plot file (PNG/SVG/PDF)")
     d.add_argument("--no-plot", action="store_true", help="print only")

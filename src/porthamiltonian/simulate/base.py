@@ -1,0 +1,113 @@
+r"""What every one-step method shares: the dynamics of a compiled PHS with its input,
+the per-step energy bookkeeping (:class:`StepInfo`) and the :class:`Method` protocol.
+
+For a PHS :math:`\dot x = (J-R)(x)\,z + (G-P)(x)\,u` with effort :math:`z = \nabla H(x)`,
+:meth:`Dynamics.port_powers` gives the supplied power :math:`u^\top y` with
+:math:`y = (G+P)^\top z + (M+S)u` and the dissipated power
+:math:`d = z^\top R z + 2 z^\top P u + u^\top S u` (W) for *any* effort ``z`` — the
+discrete-gradient methods pass the discrete gradient :math:`\bar\nabla H` there, which
+makes their discrete power balance exact (Gonzalez 1996; Celledoni et al. 2017).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import scipy.sparse as sps
+
+from ..compiled import NumericPHS
+from .inputs import InputSignal
+
+__all__ = ["Dynamics", "StepInfo", "Method"]
+
+
+@dataclass
+class StepInfo:
+    """Energy bookkeeping of one step of length ``h`` (s), as the method computes it.
+
+    Attributes
+    ----------
+    supplied:
+        :math:`\\int u^\\top y\\,dt` over the step (J), by the method's own quadrature.
+    dissipated:
+        :math:`\\int d\\,dt` over the step (J), ``≥ 0``.
+    delta_H:
+        :math:`H(x_{k+1}) - H(x_k)` (J); for quadratic :math:`H = \\tfrac12 x^\\top Q x`
+        computed as :math:`\\bar x^\\top Q (x_{k+1}-x_k)` (the same number without the
+        cancellation of two large energies).
+    newton_iterations, nfev:
+        Work done (Newton iterations; right-hand-side evaluations).
+    """
+
+    supplied: float
+    dissipated: float
+    delta_H: float
+    newton_iterations: int = 0
+    nfev: int = 0
+
+
+class Method(Protocol):
+    """A one-step method: ``step(t, x, h) -> (x_new, info)``; ``t``, ``h`` in s."""
+
+    name: str
+
+    def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]: ...
+
+
+class Dynamics:
+    """A compiled PHS together with its input signal."""
+
+    def __init__(self, num: NumericPHS, signal: InputSignal) -> None:
+        self.num = num
+        self.signal = signal
+        self.n, self.m = num.n, num.m
+        #: the step equations are affine in the unknowns (one LU, reused)
+        self.affine = bool(num.linear and not signal.feedback)
+        self.sparse = bool(num.linear and sps.issparse(num.A))
+
+    def u(self, t: float, x: np.ndarray) -> np.ndarray:
+        """Input at time ``t`` (s) and state ``x``."""
+        return self.signal(t, x)
+
+    def f(self, x: np.ndarray, u: np.ndarray) -> np.ndarray:
+        r""":math:`\dot x = (J-R)\nabla H + (G-P)u`."""
+        return self.num.rhs(x, u)
+
+    def f_effort(self, x: np.ndarray, z: np.ndarray, u: np.ndarray) -> np.ndarray:
+        r""":math:`(J-R)(x)\,z + (G-P)(x)\,u` for a given effort ``z``."""
+        num = self.num
+        JR = num.matrix("J", x) - num.matrix("R", x)
+        GP = num.matrix("G", x) - num.matrix("P", x)
+        return JR @ z + GP @ u
+
+    def jac(self, t: float, x: np.ndarray, u: np.ndarray) -> Any:
+        r""":math:`d\dot x/dx`, including :math:`(G-P)\,\partial u/\partial x` for feedback."""
+        Jf = self.num.jacobian(x, u)
+        if self.signal.feedback:
+            GP = self.num.matrix("G", x) - self.num.matrix("P", x)
+            Du = self.signal.state_jacobian(t, x, u)
+            Jf = (Jf.toarray() if sps.issparse(Jf) else np.asarray(Jf)) + GP @ Du
+        return Jf
+
+    def port_powers(self, x: np.ndarray, z: np.ndarray, u: np.ndarray) -> tuple[float, float]:
+        """``(uᵀy, d)`` in W at state ``x`` (for the matrices) with effort ``z``."""
+        num = self.num
+        R, P = num.matrix("R", x), num.matrix("P", x)
+        if self.m:
+            G = num.matrix("G", x)
+            MS = num.matrix("M", x) + num.matrix("S", x)
+            y = (G + P).T @ z + MS @ u
+            Pu = P @ u
+            supplied = float(u @ y)
+            dissipated = float(z @ (R @ z) + 2.0 * z @ Pu + u @ (num.matrix("S", x) @ u))
+        else:
+            supplied, dissipated = 0.0, float(z @ (R @ z))
+        return supplied, dissipated
+
+    def delta_H(self, x: np.ndarray, x_new: np.ndarray) -> float:
+        """``H(x_new) − H(x)`` in J (cancellation-free for quadratic H)."""
+        if self.num.linear:
+            return float(0.5 * (x + x_new) @ (self.num.Q @ (x_new - x)))
+        return self.num.energy(x_new) - self.num.energy(x)

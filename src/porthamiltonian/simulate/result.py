@@ -1,0 +1,129 @@
+r"""The result of a simulation: time series with names, energy and power balance.
+
+Series are NumPy arrays over the saved times ``t`` (s).  Powers (W) are
+instantaneous values at the saved points: ``stored`` :math:`= \dot H = \nabla H^\top\dot x`,
+``supplied`` :math:`= u^\top y`, ``dissipated`` :math:`= d \ge 0`.  The per-interval
+``power_residual[k]`` (J) is :math:`\Delta H - \int (u^\top y - d)\,dt` over
+:math:`[t_{k-1}, t_k]` as the integrator computed it (its own quadrature of the
+port powers; 0 at ``k = 0``); ``work_supplied`` and ``work_dissipated`` are the two
+integrals.  No pandas: export with :meth:`to_csv`, :meth:`to_json`, :meth:`to_dict`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import pathlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["SimulationResult"]
+
+
+@dataclass
+class SimulationResult:
+    """Time series of a simulation (see the module docstring for units and signs)."""
+
+    t: np.ndarray
+    x: np.ndarray
+    u: np.ndarray
+    y: np.ndarray
+    H: np.ndarray
+    stored: np.ndarray
+    supplied: np.ndarray
+    dissipated: np.ndarray
+    power_residual: np.ndarray
+    work_supplied: np.ndarray
+    work_dissipated: np.ndarray
+    states: list[str]
+    inputs: list[str]
+    outputs: list[str]
+    method: str
+    nfev: int = 0
+    newton_iterations: int = 0
+    nsteps: int = 0
+    message: str = "completed"
+    success: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        """The series of the state, input or output called ``name`` (or ``"t"``, ``"H"``)."""
+        for names, data in ((self.states, self.x), (self.inputs, self.u), (self.outputs, self.y)):
+            if name in names:
+                return data[:, names.index(name)]
+        if name in ("t", "H", "power_residual", "stored", "supplied", "dissipated"):
+            return getattr(self, name)
+        raise KeyError(
+            f"{name!r} is not a state, input or output; states: {', '.join(self.states)}; "
+            f"inputs: {', '.join(self.inputs) or '(none)'}; outputs: "
+            f"{', '.join(self.outputs) or '(none)'}"
+        )
+
+    def __len__(self) -> int:
+        return int(self.t.size)
+
+    @property
+    def energy_error(self) -> float:
+        """``max_k |H_k − H_0 − Σ(work_supplied − work_dissipated)| / max(|H_0|, tiny)``."""
+        net = np.cumsum(self.work_supplied - self.work_dissipated)
+        drift = self.H - self.H[0] - net
+        return float(np.max(np.abs(drift)) / max(abs(self.H[0]), 1e-300))
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """CSV columns (DESIGN.md §3): ``t``, ``x:<state>``, ``u:<input>``, ``y:<output>``,
+        ``H``, ``power_residual``."""
+        cols: dict[str, np.ndarray] = {"t": self.t}
+        for prefix, names, data in (("x", self.states, self.x), ("u", self.inputs, self.u),
+                                    ("y", self.outputs, self.y)):
+            for k, name in enumerate(names):
+                cols[f"{prefix}:{name}"] = data[:, k]
+        cols["H"] = self.H
+        cols["power_residual"] = self.power_residual
+        return cols
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: ``t``, ``states``/``inputs``/``outputs`` by name, ``H``,
+        ``power_residual`` (DESIGN.md §3), plus the powers and the run's metadata."""
+
+        def by_name(names: list[str], data: np.ndarray) -> dict[str, list[float]]:
+            return {name: data[:, k].tolist() for k, name in enumerate(names)}
+
+        return {
+            "t": self.t.tolist(),
+            "states": by_name(self.states, self.x),
+            "inputs": by_name(self.inputs, self.u),
+            "outputs": by_name(self.outputs, self.y),
+            "H": self.H.tolist(),
+            "power_residual": self.power_residual.tolist(),
+            "stored": self.stored.tolist(),
+            "supplied": self.supplied.tolist(),
+            "dissipated": self.dissipated.tolist(),
+            "method": self.method,
+            "success": self.success,
+            "message": self.message,
+        }
+
+    def to_csv(self, path: str | pathlib.Path) -> None:
+        """Write the CSV file of :meth:`columns` (full float precision)."""
+        cols = self.columns()
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(list(cols))
+            for row in np.column_stack(list(cols.values())):
+                w.writerow([repr(float(v)) for v in row])
+
+    def to_json(self, path: str | pathlib.Path) -> None:
+        """Write :meth:`to_dict` as JSON."""
+        pathlib.Path(path).write_text(json.dumps(self.to_dict()), encoding="utf-8")
+
+    def plot(self, path: str | pathlib.Path | None = None) -> Any:
+        """Figure with states, outputs, energy and power balance on shared time axes.
+
+        Uses Matplotlib's Agg backend when none is chosen; saves to ``path`` if given.
+        Returns the :class:`matplotlib.figure.Figure`.
+        """
+        from .plot import plot_result
+
+        return plot_result(self, path)
