@@ -47,11 +47,12 @@ class Recorder:
         if self.count >= self.t.size:
             self._grow()
         k, num = self.count, self.dyn.num
-        u = self.dyn.u(t, x)
-        pb = num.power_balance(x, u)
+        with np.errstate(over="ignore", invalid="ignore"):  # huge states just before failure
+            u = self.dyn.u(t, x)
+            pb = num.power_balance(x, u)
+            self.y[k] = num.output(x, u)
+            self.H[k] = num.energy(x)
         self.t[k], self.x[k], self.u[k] = t, x, u
-        self.y[k] = num.output(x, u)
-        self.H[k] = num.energy(x)
         self.stored[k], self.supplied[k], self.dissipated[k] = (
             pb.stored, pb.supplied, pb.dissipated)
         if interval is not None:

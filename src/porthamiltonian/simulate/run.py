@@ -245,7 +245,8 @@ def _run_fixed(
 def _failure(rec: Recorder, t: float, x: np.ndarray, message: str, iters: int,
              nfev: int) -> SimulationError:
     if rec.last_time() != t:
-        rec.record(t, x, None)
+        with np.errstate(all="ignore"):
+            rec.record(t, x, None)
     partial = rec.result(newton_iterations=iters, nfev=nfev, message=message, success=False)
     return SimulationError(message, t_reached=t, partial=partial)
 

@@ -1,0 +1,79 @@
+"""`porthamiltonian simulate` (DESIGN.md §3): CSV/JSON contract and the error discipline."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+
+import numpy as np
+
+MODEL = """\
+name: msd
+parameters: {k: 4.0, m: 0.5, c: 0.3}
+phs:
+  states: [q, p]
+  inputs: [F]
+  outputs: [v]
+  J: [[0, 1], [-1, 0]]
+  R: [[0, 0], [0, c]]
+  G: [[0], [1]]
+  Q: [[k, 0], [0, 1/m]]
+simulate:
+  t_end: 2.0
+  dt: 1.0e-3
+  inputs: {F: "sin(3*t)"}
+  initial: {q: 0.1}
+"""
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "porthamiltonian", "simulate", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_csv_has_the_contract_columns_and_a_closed_power_balance(tmp_path):
+    (tmp_path / "model.yaml").write_text(MODEL)
+    out = tmp_path / "x.csv"
+    res = _run(str(tmp_path / "model.yaml"), "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    with open(out, newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["t", "x:q", "x:p", "u:F", "y:v", "H", "power_residual"]
+    data = np.array(rows[1:], dtype=float)
+    assert data.shape == (2001, 7)
+    t, q, p, F, v, H, r = data.T
+    assert t[-1] == 2.0 and q[0] == 0.1
+    np.testing.assert_allclose(F, np.sin(3 * t), atol=1e-15)
+    np.testing.assert_allclose(v, p / 0.5)  # y = Gᵀ∇H = p/m
+    np.testing.assert_allclose(H, 2.0 * q**2 + p**2)  # k q²/2 + p²/(2m)
+    assert np.max(np.abs(r)) <= 1e-15
+
+
+def test_json_and_overrides(tmp_path):
+    (tmp_path / "model.yaml").write_text(MODEL)
+    out = tmp_path / "x.json"
+    res = _run(str(tmp_path / "model.yaml"), "--out", str(out), "--t-end", "1", "--dt", "0.01",
+               "--method", "gauss2")
+    assert res.returncode == 0, res.stderr
+    data = json.loads(out.read_text())
+    assert set(data) >= {"t", "states", "inputs", "outputs", "H", "power_residual"}
+    assert len(data["t"]) == 101 and data["t"][-1] == 1.0
+    assert set(data["states"]) == {"q", "p"} and set(data["outputs"]) == {"v"}
+
+
+def test_summary_without_out(tmp_path):
+    (tmp_path / "model.yaml").write_text(MODEL)
+    res = _run(str(tmp_path / "model.yaml"), "--t-end", "0.1")
+    assert res.returncode == 0, res.stderr
+    assert "final state" in res.stdout and "power residual" in res.stdout
+
+
+def test_bad_method_is_one_error_line_exit_2(tmp_path):
+    (tmp_path / "model.yaml").write_text(MODEL)
+    res = _run(str(tmp_path / "model.yaml"), "--method", "euler")
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "euler" in lines[0]
+    assert "midpoint" in lines[0]  # says what to use instead
