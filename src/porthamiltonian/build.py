@@ -78,3 +78,16 @@ def _compile_phs(model: Any) -> PHS:
         return PHS.from_dict(data)
     except ModelError as err:
         raise type(err)(f"{where}: phs: {err}") from None
+
+
+@register("bondgraph")
+def _compile_bondgraph(model: Any) -> System:
+    from .bondgraph import BondGraph
+    from .bondgraph.generate import to_phs
+
+    where = str(model.path) if model.path else model.name
+    try:
+        return to_phs(BondGraph.from_model(model))
+    except ModelError as err:
+        raise type(err)(f"{where}: {err}", problems=[f"{where}: {p}" for p in err.problems]) \
+            from None

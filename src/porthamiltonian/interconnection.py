@@ -241,13 +241,51 @@ def _check_unique(names: list[str], what: str) -> None:
 
 
 def parallel(*systems: PHS) -> PHS:
-    """Side-by-side collection of systems (no connection): block-diagonal PHS."""
+    """Side-by-side collection of systems (no connection): block-diagonal PHS.
+
+    Assembled in one pass (``O(total size)``), so thousands of element systems are cheap.
+    """
     if not systems:
         raise ModelError("parallel() needs at least one system")
-    out = systems[0]
-    for s in systems[1:]:
-        out = feedback(out, s, [])
-    return out
+    if len(systems) == 1:
+        return systems[0]
+    states = [s for sys in systems for s in sys.states]
+    inputs = [s for sys in systems for s in sys.inputs]
+    outputs = [s for sys in systems for s in sys.outputs]
+    for names, what in ((states, "state"), (inputs, "input"), (outputs, "output")):
+        _check_unique(names, what)
+    kind = _common_kind(*systems)
+    mats = {}
+    for k in ("J", "R", "G", "P", "M", "S"):
+        blocks = [_as_kind(getattr(sys, k), kind) for sys in systems]
+        mats[k] = _block_diag(blocks, kind)
+    params = {k: v for sys in systems for k, v in sys.parameters.items()}
+    name = "+".join(sys.name or "sys" for sys in systems[:3]) + ("…" if len(systems) > 3 else "")
+    if kind == "symbolic":
+        H = sp.Add(*[sys.hamiltonian for sys in systems])
+        return PHS(**mats, hamiltonian=H, states=states, inputs=inputs, outputs=outputs,
+                   parameters=params, name=name, check=False)
+    Q = _block_diag([_as_kind(sys.Q, kind) for sys in systems], kind)
+    return PHS(**mats, Q=Q, states=states, inputs=inputs, outputs=outputs, name=name,
+               check=False)
+
+
+def _as_kind(A: Any, kind: str) -> Any:
+    if kind == "symbolic":
+        return A if isinstance(A, sp.MatrixBase) else sp.ImmutableMatrix(mx.to_dense(A))
+    if kind == "sparse":
+        return sps.csr_array(A)
+    return mx.to_dense(A)
+
+
+def _block_diag(blocks: list[Any], kind: str) -> Any:
+    if kind == "symbolic":
+        return sp.ImmutableMatrix(sp.diag(*[sp.Matrix(b) for b in blocks], strict=True))
+    if kind == "sparse":
+        return sps.csr_array(sps.block_diag(blocks, format="csr"))
+    import scipy.linalg as sla
+
+    return sla.block_diag(*blocks) if blocks else np.zeros((0, 0))
 
 
 def interconnect(

@@ -208,6 +208,8 @@ class PHS:
         """:math:`H(x)` as a SymPy expression (built from ``Q`` for a numeric system)."""
         if self._H is None:
             n = self.n_states
+            if n == 0:
+                return sp.S.Zero
             if n > 2000:
                 raise ModelError(
                     f"{n} states: too large for a symbolic Hamiltonian; use .Q or .energy(x)"
