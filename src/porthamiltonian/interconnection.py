@@ -331,7 +331,10 @@ def interconnect(
 
     if not isinstance(dirac, DiracStructure):
         raise ModelError("interconnect() needs a DiracStructure as its first argument")
-    plant = parallel(*systems) if isinstance(systems, (list, tuple)) else systems
+    if isinstance(systems, (list, tuple)) and not systems:
+        plant = None  # the structure alone: a stateless, lossless PHS
+    else:
+        plant = parallel(*systems) if isinstance(systems, (list, tuple)) else systems
     kinds: dict[str, str] = dict(free_inputs or {})
     pairs: list[tuple[str, str]] = []
     for entry in connect:
@@ -349,6 +352,11 @@ def interconnect(
     names = [p for p, _ in io.inputs]
     structure = PHS(M=io.K, inputs=names, outputs=[f"y_{p}" for p in names], states=[],
                     name="dirac", check=False)
+    if plant is None:
+        if pairs:
+            raise ModelError("connections given but no system to connect")
+        structure.port_kinds = dict(io.inputs)  # type: ignore[attr-defined]
+        return structure
     result = feedback(plant, structure, pairs)
     connected = set()
     for _, d_port in pairs:

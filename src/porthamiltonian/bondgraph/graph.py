@@ -241,6 +241,10 @@ class BondGraph:
                 yield f"{el.where()} has no resistance; give r:"
             if k in ("TF", "GY") and "ratio" not in el.params:
                 yield f"{el.where()} has no ratio; give ratio:"
+        clash = sorted(set(self.state_names()) & set(self.parameters))
+        for name in clash:
+            yield (f"the storage {name!r} has the same name as a parameter; its state and the "
+                   "parameter would be one symbol — rename the element or the parameter")
         for b in self.bonds:
             if b.tail == b.head:
                 yield f"{b.where()} joins an element to itself"
