@@ -95,6 +95,12 @@ def _print_phs(system) -> None:  # noqa: ANN001 - PHS
         print(f"  assuming {a}")
 
 
+def _cmd_check(args: argparse.Namespace) -> int:
+    from .bondgraph.check_command import run_check
+
+    return run_check(args.model)
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run
 
@@ -126,6 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="simulate a model file; time series to CSV/JSON")
     add_arguments(sim)
     sim.set_defaults(func=run_command)
+
+    ck = sub.add_parser("check", help="causality of a bond graph, in words (SCAP)")
+    ck.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
+    ck.set_defaults(func=_cmd_check)
 
     d = sub.add_parser("demo", help="run the main worked example (DC motor) and plot it")
     d.add_argument("--out", default="porthamiltonian-demo.png", help="plot file (PNG/SVG/PDF)")
