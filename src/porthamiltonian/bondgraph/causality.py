@@ -102,7 +102,8 @@ class CausalityReport:
     def explain(self) -> str:
         """The report in words, several lines."""
         n = len(self.integral) + len(self.derivative) + len(self.fixed_by_sources)
-        lines = [f"{self.name}: causality of {len(self.causality)} bonds, {n} storages"]
+        lines = [f"{self.name}: causality of {len(self.causality)} bonds, "
+                 f"{n} storage{'' if n == 1 else 's'}"]
         if self.integral:
             lines.append(f"  integral causality ({len(self.integral)}): "
                          + _names(self.integral))
