@@ -389,10 +389,6 @@ def _free_groups(s: _Scap) -> list[set[int]]:
     return sorted(groups.values(), key=min)
 
 
-def _what(kind: str) -> str:
-    return "flow" if kind == "1" else "effort"
-
-
 def _dependent_source(s: _Scap, rep: CausalityReport, i: int, b: int, node: int) -> None:
     """Source ``i`` contradicts what earlier sources set on bond ``b`` near ``node``."""
     name = s.names[i]
@@ -413,7 +409,7 @@ def _dependent_source(s: _Scap, rep: CausalityReport, i: int, b: int, node: int)
     others = others or ["another source"]
     where = (f"the {s.kind[node]}-junction {s.names[node]}" if node != -1 and
              s.kind[node] in ("0", "1") else (s.names[node] if node != -1 else "its bond"))
-    what = _what(s.kind[node]) if node != -1 else "effort"
+    what = "effort" if s.kind[i] == "Se" else "flow"
     rep.dependent_sources.append(name)
     rep.messages.append(
         f"error: dependent sources: {s.type[i]} {name} and {', '.join(others)} both "
