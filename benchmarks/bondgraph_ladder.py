@@ -1,0 +1,50 @@
+"""Time to derive the explicit PHS of an RLC ladder with N sections.
+
+    python benchmarks/bondgraph_ladder.py 10n 40n 100n 10s 20s
+
+``Nn`` = numeric path, ``Ns`` = symbolic path.  Each section is a 1-junction with a
+series R and L, then a 0-junction with a shunt C; the line is driven by an Se and
+terminated by an R.  The side-by-side comparison with BondGraphTools
+(``constitutive_relations``) is still to be added (issue 3).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from porthamiltonian.bondgraph import BondGraph
+from porthamiltonian.bondgraph.generate import to_phs
+
+
+def ladder(n: int) -> BondGraph:
+    bg = BondGraph(f"ladder{n}", parameters={"R": 1.0, "L": 1e-3, "C": 1e-6})
+    bg.add("u", "Se")
+    prev = "u"
+    for k in range(n):
+        bg.add(f"s{k}", "1")
+        bg.add(f"R{k}", "R", r="R")
+        bg.add(f"L{k}", "I", i="L")
+        bg.add(f"p{k}", "0")
+        bg.add(f"C{k}", "C", c="C")
+        for a, b in ((prev, f"s{k}"), (f"s{k}", f"R{k}"), (f"s{k}", f"L{k}"),
+                     (f"s{k}", f"p{k}"), (f"p{k}", f"C{k}")):
+            bg.connect(a, b)
+        prev = f"p{k}"
+    bg.add("RL", "R", r="R")
+    bg.connect(prev, "RL")
+    return bg
+
+
+def main(args: list[str]) -> None:
+    print(f"{'N':>6} {'path':>9} {'time [s]':>9} {'states':>7}")
+    for arg in args or ["10n", "40n", "100n", "10s"]:
+        n, symbolic = int(arg[:-1]), arg.endswith("s")
+        t0 = time.perf_counter()
+        sys_ = to_phs(ladder(n), symbolic=symbolic)
+        dt = time.perf_counter() - t0
+        print(f"{n:>6} {'symbolic' if symbolic else 'numeric':>9} {dt:>9.3f} {sys_.n_states:>7}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
