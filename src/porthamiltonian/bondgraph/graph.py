@@ -109,6 +109,9 @@ class BondGraph:
         self.elements: dict[str, Element] = {}
         self.bonds: list[Bond] = []
         self._pending: dict[str, dict[str, Any]] = {}
+        self._bond_names: set[str] = set()
+        self._adjacent: dict[str, list[Bond]] = {}  # element → its bonds, in order
+        self._indexed = 0  # number of bonds in _adjacent
 
     # ------------------------------------------------------------------ building
     def add(self, name: str, type: str, *, dim: int = 1, **params: Any) -> Element:  # noqa: A002
@@ -137,13 +140,18 @@ class BondGraph:
                     f"{', '.join(self.elements)}"
                 )
         bname = name or f"b{len(self.bonds) + 1}"
-        if any(b.name == bname for b in self.bonds):
+        if bname in self._bond_names:
             raise ModelError(f"two bonds are named {bname!r}; bond names must be unique")
         dims = {self.elements[tail].dim, self.elements[head].dim} - {1}
         t_el, h_el = self.elements[tail], self.elements[head]
         dim = max(t_el.dim, h_el.dim)
         bond = Bond(tail, head, bname, dim, line)
         self.bonds.append(bond)
+        self._bond_names.add(bname)
+        if self._indexed == len(self.bonds) - 1:
+            self._indexed += 1
+            for end in {tail, head}:
+                self._adjacent.setdefault(end, []).append(bond)
         if len(dims) > 1 or (t_el.kind not in JUNCTIONS and h_el.kind not in JUNCTIONS
                              and t_el.dim != h_el.dim):
             raise ModelError(
@@ -154,7 +162,14 @@ class BondGraph:
 
     # ------------------------------------------------------------------ queries
     def bonds_of(self, name: str) -> list[Bond]:
-        return [b for b in self.bonds if name in (b.tail, b.head)]
+        """The bonds at an element, in the order they were added."""
+        if self._indexed != len(self.bonds):  # bonds were appended to the list directly
+            self._indexed = len(self.bonds)
+            self._adjacent = {}
+            for b in self.bonds:
+                for end in {b.tail, b.head}:
+                    self._adjacent.setdefault(end, []).append(b)
+        return list(self._adjacent.get(name, []))
 
     def storages(self) -> list[Element]:
         return [e for e in self.elements.values() if e.kind in STORAGE]
