@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .bondgraph import BondGraph
 from .compiled import PowerBalance
 from .descriptor import DescriptorPHS
 from .dirac import DiracStructure
@@ -21,6 +22,7 @@ from .errors import (
 )
 from .interconnection import feedback, interconnect, parallel
 from .phs import PHS
+from .simulate import SimulationResult, simulate
 
 try:
     __version__ = version("porthamiltonian")
@@ -30,6 +32,9 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 __all__ = [
     "__version__",
     "PHS",
+    "BondGraph",
+    "simulate",
+    "SimulationResult",
     "DescriptorPHS",
     "DiracStructure",
     "PowerBalance",

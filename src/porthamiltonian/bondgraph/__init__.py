@@ -4,6 +4,8 @@
 generates the explicit PHS (``generate``).
 """
 
+from .causality import CausalityReport, analyze_causality
+from .generate import to_phs
 from .graph import Bond, BondGraph, Element
 
-__all__ = ["BondGraph", "Element", "Bond"]
+__all__ = ["BondGraph", "Element", "Bond", "to_phs", "analyze_causality", "CausalityReport"]
