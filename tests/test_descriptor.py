@@ -82,3 +82,26 @@ def test_redundant_constraints_are_reported():
     d = DescriptorPHS(J=np.zeros((2, 2)), Q=np.eye(2), B=[[1.0, 2.0], [-1.0, -2.0]])
     with pytest.raises(NoExplicitFormError, match="redundant"):
         d.to_phs()
+
+
+def test_to_phs_with_E_and_constraints_is_repeatable_and_consistent():
+    """E ≠ I with constraints: the reduced model satisfies the DAE, and a second call
+    gives the same model (the descriptor system is not modified by the reduction)."""
+    E = np.array([[2.0, 0.0], [0.0, 1.0]])
+    Q = np.diag([0.5, 1.0])
+    d = DescriptorPHS(E=E, J=np.zeros((2, 2)), R=np.diag([0.1, 0.2]), G=[[1.0], [0.0]],
+                      B=[[1.0], [-1.0]], Q=Q, states=["a", "b"])
+    first, second = d.to_phs(), d.to_phs()
+    np.testing.assert_allclose(first.Q, second.Q)
+    np.testing.assert_allclose(first.R, second.R)
+    np.testing.assert_allclose(d.B, [[1.0], [-1.0]])
+    # the constraint Bᵀz = 0 with z = Qx: x_a/2 = x_b; lift the kept state and check the DAE
+    kept = first.states[0]
+    xi, u = np.array([0.7]), np.array([0.3])
+    x = np.array([xi[0], xi[0] / 2]) if kept == "a" else np.array([2 * xi[0], xi[0]])
+    xidot = first.rhs(xi, u)
+    xdot = np.array([xidot[0], xidot[0] / 2]) if kept == "a" else np.array([2 * xidot[0],
+                                                                            xidot[0]])
+    r0 = d.residual(x, xdot, [0.0], u)[:2]
+    lam = np.linalg.lstsq(np.array([[1.0], [-1.0]]), r0, rcond=None)[0]
+    np.testing.assert_allclose(d.residual(x, xdot, lam, u), 0.0, atol=1e-12)

@@ -200,31 +200,33 @@ class DescriptorPHS:
 
         Raises :class:`NoExplicitFormError` explaining why when neither applies.
         """
-        sys = self._invert_E()
+        sys, B = self._invert_E()
         if self.n_constraints == 0:
             self.reduction = "no constraint; E inverted" if not self._is_eye() else "nothing"
             return sys
-        return self._eliminate(sys)
+        return self._eliminate(sys, B)
 
     def _is_eye(self) -> bool:
         E = self._num(self.E) if self.kind != "symbolic" or not self.E.free_symbols else None
         return E is not None and np.allclose(E, np.eye(E.shape[0]))
 
-    def _invert_E(self) -> PHS:
+    def _invert_E(self) -> tuple[PHS, Any]:
+        """The system multiplied through by ``E⁻¹``, and the constraint matrix ``E⁻¹B``.
+
+        With ``z' = ∇H' = Eᵀz`` the constraint ``Bᵀz = 0`` reads ``(E⁻¹B)ᵀ z' = 0``.
+        """
         core = self.core
         if self._is_eye():
-            return core
+            return core, self.B
         if self.kind == "symbolic":
             if sp.simplify(self.E.det()) == 0:
                 raise self._singular_E()
             Ei = self.E.inv()
             mats = {k: (Ei * A * Ei.T if k in ("J", "R") else Ei * A if k in ("G", "P") else A)
                     for k, A in core.matrices().items()}
-            if self.n_constraints:
-                self.B = Ei * self.B
             return PHS(**mats, hamiltonian=core.hamiltonian, states=core.states,
                        inputs=core.inputs, outputs=core.outputs, parameters=core.parameters,
-                       name=core.name)
+                       name=core.name), Ei * self.B
         E = self._num(self.E)
         if np.linalg.matrix_rank(E) < E.shape[0]:
             raise self._singular_E()
@@ -237,10 +239,8 @@ class DescriptorPHS:
         mats["J"] = (mats["J"] - mats["J"].T) / 2
         mats["R"] = (mats["R"] + mats["R"].T) / 2
         Qn = E.T @ mx.to_dense(core.Q)
-        if self.n_constraints:
-            self.B = Ei @ self._num(self.B)
         return PHS(**mats, Q=(Qn + Qn.T) / 2, states=core.states, inputs=core.inputs,
-                   outputs=core.outputs, name=core.name)
+                   outputs=core.outputs, name=core.name), Ei @ self._num(self.B)
 
     def _singular_E(self) -> NoExplicitFormError:
         E = self._num(self.E) if self.kind != "symbolic" else None
@@ -254,10 +254,9 @@ class DescriptorPHS:
             "with B (multipliers) and a quadratic H, or simulate the DAE directly"
         )
 
-    def _eliminate(self, sys: PHS) -> PHS:
+    def _eliminate(self, sys: PHS, B: Any) -> PHS:
         symbolic = sys.symbolic
         Q = sys.Q
-        B = self.B
         if Q is None or (symbolic and any(b.has(*sys.state_symbols) for b in B)):
             raise NoExplicitFormError(
                 "cannot eliminate the constraints: the Hamiltonian is not quadratic or B "
