@@ -41,7 +41,17 @@ class SchemaError(ModelError):
 
 
 class CausalityError(ModelError):
-    """A requested causality (input/output split) is impossible."""
+    """A requested causality (input/output split) is impossible.
+
+    ``ports`` names the ports whose requested inputs conflict, so a caller can say
+    which elements are at fault without parsing the message.
+    """
+
+    def __init__(
+        self, message: str, *, ports: list[str] | None = None, problems: list[str] | None = None
+    ) -> None:
+        super().__init__(message, problems=problems)
+        self.ports: list[str] = list(ports or [])
 
 
 class NoExplicitFormError(ModelError):

@@ -289,3 +289,14 @@ def test_random_graphs_match_the_element_equations(bg, seed):
                                rtol=1e-8, atol=1e-8)
     np.testing.assert_allclose(sys.output(xv, uv), [y[s] for s in sys.inputs],
                                rtol=1e-8, atol=1e-8)
+
+
+def test_dependent_storage_message_names_exactly_the_elements_involved():
+    """C10 and C11 share a 0-junction; C1 (a prefix of both names) and u are not involved."""
+    bg = graph([("u", "Se"), ("j1", "1"), ("r", "R", {"r": 1.0}), ("j", "0"),
+                ("C1", "C", {"c": 1.0}), ("C10", "C", {"c": 2.0}), ("C11", "C", {"c": 2.0}),
+                ("j2", "1"), ("r2", "R", {"r": 1.0})],
+               [("u", "j1"), ("j1", "r"), ("j1", "j"), ("j", "C10"), ("j", "C11"),
+                ("j", "j2"), ("j2", "C1"), ("j2", "r2")])
+    with pytest.raises(NoExplicitFormError, match=r"sources \(C10, C11\)"):
+        to_phs(bg)

@@ -44,7 +44,7 @@ import sympy as sp
 from ..dirac import DiracStructure
 from ..errors import CausalityError, ModelError, NoExplicitFormError
 from ..interconnection import interconnect
-from ..naming import expand
+from ..naming import expand, split_index
 from ..phs import PHS
 from .graph import JUNCTIONS, Bond, BondGraph, Element
 
@@ -306,10 +306,10 @@ def _resistor_system(el: Element, admittance: bool, numeric: bool = False) -> PH
 
 
 def _causality_message(bg: BondGraph, err: CausalityError) -> str:
-    kinds = {e.name: e.kind for e in bg.elements.values()}
     text = str(err)
-    named = [n for n in kinds if kinds[n] in ("C", "I", "Se", "Sf") and n in text]
-    storages = [n for n in named if kinds[n] in ("C", "I")]
+    # exterior ports are named after their elements (``C1`` or ``C1[k]``)
+    named = list(dict.fromkeys(split_index(p)[0] for p in err.ports))
+    storages = [n for n in named if bg.elements[n].kind in ("C", "I")]
     what = ("dependent storages or storages fixed by sources" if storages
             else "dependent sources")
     return (

@@ -197,7 +197,8 @@ def input_output(d: DiracStructure, inputs: Mapping[str, str] | None,
         raise CausalityError(
             f"cannot impose {what} as input{'s' if len(involved) > 1 else ''}: "
             f"{'they are' if len(involved) > 1 else 'it is'} constrained by the structure "
-            f"({relation}); make one of them an output (choose the conjugate variable)"
+            f"({relation}); make one of them an output (choose the conjugate variable)",
+            ports=[d.ports[p] for p in involved],
         )
     effort_in = {j for j in chosen if j < n}  # F_j is an output column → e_j input
     kinds_in = ["effort" if j in effort_in else "flow" for j in range(n)]
