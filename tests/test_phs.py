@@ -272,3 +272,12 @@ def test_random_phs_power_balance_holds_to_round_off(sys, seed):
     assert pb.dissipated >= -1e-12
     scale = 1 + abs(pb.stored) + abs(pb.supplied) + abs(pb.dissipated)
     assert abs(pb.residual) < 1e-12 * scale
+
+
+def test_hamiltonian_text_uses_the_parameter_symbol_rule():
+    """Positive symbols for positive or symbolic parameters, real ones for values ≤ 0."""
+    sys = PHS(G=[[1.0]], hamiltonian="k*(q - q0)**2/2", states=["q"], inputs=["F"],
+              parameters={"k": 2.0, "q0": -0.5})
+    syms = {s.name: s for s in sys.hamiltonian.free_symbols}
+    assert syms["k"].is_positive and syms["q0"].is_positive is None
+    assert sys.gradient([0.0])[0] == pytest.approx(2.0 * 0.5)

@@ -157,15 +157,20 @@ _BAD_NODES: dict[type, str] = {
 }
 
 
-def parameter_symbol(name: str) -> sympy.Symbol:
-    """The symbol of a model parameter: ``Symbol(name, positive=True)``.
+def parameter_symbol(name: str, value: object = None) -> sympy.Symbol:
+    """The symbol of a model parameter whose value is ``value`` (``None``: symbolic).
 
     Physical parameters (masses, stiffnesses, resistances, ...) are positive, so
     the symbol carries ``positive=True``, which lets SymPy simplify ``sqrt(k**2)``
-    to ``k``.  The whole package uses this convention (``PHS`` builds the same
-    symbols), so symbols made here compare equal to symbols made there.
+    to ``k``.  A parameter whose value is a number ``≤ 0`` (an offset, an initial
+    position) gets a plain real symbol instead, so no simplification assumes a sign
+    it does not have.  The whole package makes parameter symbols here, so symbols of
+    the same parameter compare equal everywhere.
     """
-    return sympy.Symbol(name, positive=True)
+    v = sympy.sympify(value) if isinstance(value, (int, float, sympy.Basic)) else None
+    if isinstance(value, bool) or v is None or not v.is_number or v.is_positive:
+        return sympy.Symbol(name, positive=True)
+    return sympy.Symbol(name, real=True)
 
 
 def state_symbol(name: str) -> sympy.Symbol:

@@ -614,10 +614,10 @@ def _symbols_by_name(sys: PHS) -> dict[str, list[sp.Symbol]]:
 
 
 def _parse_hamiltonian(text: str, states: Sequence[str], parameters: Mapping[str, Any]) -> sp.Expr:
-    from .expr import parse_expression
+    from .expr import parameter_symbol, parse_expression, state_symbol
 
-    names = {s: sp.Symbol(s, real=True) for s in states}
-    names.update({p: sp.Symbol(p, positive=True) for p in parameters})
+    names = {s: state_symbol(s) for s in states}
+    names.update({p: parameter_symbol(p, v) for p, v in parameters.items()})
     return parse_expression(text, names, where="hamiltonian")
 
 

@@ -66,7 +66,7 @@ def phs_to_dict(sys: PHS) -> dict[str, Any]:
 
 def phs_from_dict(data: Mapping[str, Any]) -> PHS:
     """Build a PHS from the dictionary format; expressions go through the safe parser."""
-    from .expr import parse_expression
+    from .expr import parameter_symbol, parse_expression, state_symbol
 
     if not isinstance(data, Mapping):
         raise SchemaError("a PHS dictionary must be a mapping with keys states, inputs, J, ...")
@@ -80,13 +80,8 @@ def phs_from_dict(data: Mapping[str, Any]) -> PHS:
     states = list(data.get("states") or [])
     inputs = list(data.get("inputs") or [])
     params_raw = dict(data.get("parameters") or {})
-    # Parameters are positive symbols unless their value says otherwise (see io.parameters).
-    names: dict[str, sp.Symbol] = {
-        p: sp.Symbol(p, real=True) if isinstance(v, (int, float)) and v <= 0
-        else sp.Symbol(p, positive=True)
-        for p, v in params_raw.items()
-    }
-    names.update({s: sp.Symbol(s, real=True) for s in states})
+    names: dict[str, sp.Symbol] = {p: parameter_symbol(p, v) for p, v in params_raw.items()}
+    names.update({s: state_symbol(s) for s in states})
 
     def conv(value: Any, where: str) -> sp.Expr:
         if isinstance(value, bool) or value is None:

@@ -189,8 +189,7 @@ class BondGraph:
         from ..expr import parameter_symbol, parse_expression, state_symbol
 
         states = {s: state_symbol(s) for s in self.state_names()}
-        params = {p: (sp.Symbol(p, real=True) if _non_positive(v) else parameter_symbol(p))
-                  for p, v in self.parameters.items()}
+        params = {p: parameter_symbol(p, v) for p, v in self.parameters.items()}
         for name, raw in list(self._pending.items()):
             el = self.elements[name]
             for key, value in raw.items():
@@ -284,10 +283,6 @@ class BondGraph:
         for b in section["bonds"]:
             bg.connect(b["from"], b["to"], b.get("name"), line=b.get("line"))
         return bg
-
-
-def _non_positive(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and v <= 0
 
 
 def _parse_value(value: Any, names: dict, el: Element, key: str, parse: Any) -> Any:

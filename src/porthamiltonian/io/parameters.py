@@ -58,8 +58,7 @@ def check_parameters(ck: Checker, data: Any, path: KeyPath = ("parameters",)) ->
         expr = ck.expression(raw[name], (*path, name), f"parameters.{name}", values)
         if expr is None:
             continue
-        if expr.is_number and not expr.is_positive:
-            ck.symbols[name] = sympy.Symbol(name, real=True)
+        ck.symbols[name] = parameter_symbol(name, expr)
         values[name] = expr
     ck.values = values
 
