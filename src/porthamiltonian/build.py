@@ -7,7 +7,8 @@ only ever call :func:`build_system`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import sympy as sp
@@ -48,6 +49,17 @@ def _version() -> str:
     return __version__
 
 
+@contextmanager
+def _located(model: Any, section: str = "") -> Iterator[None]:
+    """Prefix the model file (and section) to the message and problems of a ModelError."""
+    where = f"{model.path or model.name}: {section}"
+    try:
+        yield
+    except ModelError as err:
+        located = type(err)(f"{where}{err}", problems=[f"{where}{p}" for p in err.problems])
+        raise located from None
+
+
 def _plain(value: Any) -> Any:
     """Matrices and parsed expressions back to the list/str/number form of PHS.from_dict."""
     if isinstance(value, sp.MatrixBase):
@@ -68,16 +80,9 @@ def _compile_phs(model: Any) -> PHS:
     for key in ("states", "inputs", "outputs", "hamiltonian", "Q", *MATRIX_NAMES):
         if section.get(key) is not None:
             data[key] = _plain(section[key])
-    params: dict[str, Any] = {}
-    for name, value in model.parameters.items():
-        v = sp.sympify(value)
-        params[name] = None if v.free_symbols == {model.symbols.get(name)} else v
-    data["parameters"] = params
-    where = str(model.path) if model.path else model.name
-    try:
+    data["parameters"] = model.parameter_settings()
+    with _located(model, "phs: "):
         return PHS.from_dict(data)
-    except ModelError as err:
-        raise type(err)(f"{where}: phs: {err}") from None
 
 
 @register("bondgraph")
@@ -85,9 +90,5 @@ def _compile_bondgraph(model: Any) -> System:
     from .bondgraph import BondGraph
     from .bondgraph.generate import to_phs
 
-    where = str(model.path) if model.path else model.name
-    try:
+    with _located(model):
         return to_phs(BondGraph.from_model(model))
-    except ModelError as err:
-        raise type(err)(f"{where}: {err}", problems=[f"{where}: {p}" for p in err.problems]) \
-            from None

@@ -29,12 +29,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from .io import validate_model
+    from .errors import SchemaError
+    from .io import load_model
 
-    problems = validate_model(args.model)
-    note = ""
-    if not problems:
-        problems, note = _build_problems(args.model)
+    try:
+        problems, note = _build_problems(load_model(args.model))
+    except SchemaError as err:  # the file format: every problem found
+        problems, note = err.problems, ""
     if problems:
         for p in problems:
             print(f"  {p}", file=sys.stderr)
@@ -44,22 +45,20 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _build_problems(path: str) -> tuple[list[str], str]:
+def _build_problems(model) -> tuple[list[str], str]:  # noqa: ANN001 - io.Model
     """Problems found when compiling a schema-valid model to the IR (structure checks).
 
-    Returns the problems and a note for the success line.
+    Returns the problems (located by the compiler) and a note for the success line.
     """
     from .build import COMPILERS, build_system
-    from .io import load_model
 
-    model = load_model(path)
     if model.kind not in COMPILERS:
         return [], (f" (file format checked; this version does not yet compile "
                     f"'{model.kind}' models to a port-Hamiltonian system)")
     try:
         build_system(model)
     except ModelError as err:
-        return [p if p.startswith(str(path)) else f"{path}: {p}" for p in err.problems], ""
+        return err.problems, ""
     return [], ""
 
 

@@ -268,11 +268,7 @@ class BondGraph:
     def from_model(cls, model: Any) -> BondGraph:
         """From a loaded model file (:func:`porthamiltonian.io.load_model`)."""
         section = model.section
-        values = {}
-        for name, v in model.parameters.items():
-            sym = model.symbols.get(name)
-            values[name] = None if (sym is not None and v == sym) else v
-        bg = cls(model.name, parameters=values)
+        bg = cls(model.name, parameters=model.parameter_settings())
         for e in section["elements"]:
             el = bg.add(e["name"], str(e["type"]), dim=int(e.get("dim", 1)))
             el.line = e.get("line")

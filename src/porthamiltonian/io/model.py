@@ -95,6 +95,11 @@ class Model:
         """Names of the parameters left symbolic."""
         return [n for n, s in self.symbols.items() if self.parameters[n] == s]
 
+    def parameter_settings(self) -> dict[str, sympy.Expr | None]:
+        """Name -> value, ``None`` for a parameter left symbolic (as PHS/BondGraph take them)."""
+        return {n: (None if self.parameters[n] == s else self.parameters[n])
+                for n, s in self.symbols.items()}
+
 
 def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None) -> Model:
     """Load and check a model file.
