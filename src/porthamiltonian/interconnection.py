@@ -102,12 +102,9 @@ def feedback(sys1: PHS, sys2: PHS, pairs: Sequence[tuple[str, str]]) -> PHS:
     _check_unique(outputs, "output")
 
     kind = _common_kind(sys1, sys2)
-    T1 = _T(sys1, kind)
-    T2 = _T(sys2, kind)
     n1, n2 = sys1.n_states, sys2.n_states
     m1 = sys1.n_inputs
-    T = mx.block([[T1, _zeros(T1.shape[0], T2.shape[1], kind)],
-                  [_zeros(T2.shape[0], T1.shape[1], kind), T2]], kind)
+    T = _block_diag([_as_kind(_T(s), kind) for s in (sys1, sys2)], kind)
     # positions in the stacked variable [z1; u1; z2; u2]
     z = list(range(n1)) + [n1 + m1 + k for k in range(n2)]
     a = z + [n1 + k for k in ext1] + [n1 + m1 + n2 + k for k in ext2]
@@ -131,16 +128,10 @@ def feedback(sys1: PHS, sys2: PHS, pairs: Sequence[tuple[str, str]]) -> PHS:
     return _from_T(Tcl, n1 + n2, sys1, sys2, inputs, outputs, kind)
 
 
-def _T(sys: PHS, kind: str) -> Any:
+def _T(sys: PHS) -> Any:
+    """``𝒥 − ℛ`` of ``[ẋ; −y] = (𝒥 − ℛ)[∇H; u]``."""
     Jf, Rf = sys.full_matrices()
-    T = Jf - Rf
-    if kind == "symbolic" and not sys.symbolic:
-        return sp.ImmutableMatrix(mx.to_dense(T))
-    if kind == "sparse":
-        return sps.csr_array(T)
-    if kind == "dense":
-        return mx.to_dense(T)
-    return T
+    return Jf - Rf
 
 
 def _common_kind(*systems: PHS) -> str:
@@ -224,8 +215,7 @@ def _from_T(
         H = sys1.hamiltonian + sys2.hamiltonian
         return PHS(**mats, hamiltonian=H, states=states, inputs=inputs, outputs=outputs,
                    parameters=params, name=name)
-    Q = mx.block([[sys1.Q, _zeros(sys1.n_states, sys2.n_states, kind)],
-                  [_zeros(sys2.n_states, sys1.n_states, kind), sys2.Q]], kind)
+    Q = _block_diag([_as_kind(s.Q, kind) for s in (sys1, sys2)], kind)
     return PHS(**mats, Q=Q, states=states, inputs=inputs, outputs=outputs, name=name)
 
 
