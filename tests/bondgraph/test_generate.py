@@ -300,3 +300,14 @@ def test_dependent_storage_message_names_exactly_the_elements_involved():
                 ("j", "j2"), ("j2", "C1"), ("j2", "r2")])
     with pytest.raises(NoExplicitFormError, match=r"sources \(C10, C11\)"):
         to_phs(bg)
+
+
+@pytest.mark.parametrize("symbolic", [True, False])
+def test_source_bonded_directly_to_a_storage(symbolic):
+    """Sf → C with no junction: q̇ = i and the source sees the voltage q/C (also 2-D)."""
+    bg = graph([("i", "Sf", {"dim": 2}), ("C1", "C", {"dim": 2, "c": sp.diag(2, 4)})],
+               [("i", "C1")])
+    sys = to_phs(bg, symbolic=symbolic)
+    q, i = np.array([1.0, -3.0]), np.array([0.3, 0.5])
+    np.testing.assert_allclose(sys.rhs(q, i), i)
+    np.testing.assert_allclose(sys.output(q, i), q / np.array([2.0, 4.0]))

@@ -48,6 +48,11 @@ from ..naming import expand, split_index
 from ..phs import PHS
 from .graph import JUNCTIONS, Bond, BondGraph, Element
 
+INTERIOR = JUNCTIONS + ("TF", "GY")
+# The variable each exterior element imposes on the junction structure: storages in
+# integral causality (C: effort, I: flow) and the sources' inputs.
+INPUT_KIND = {"C": "effort", "I": "flow", "Se": "effort", "Sf": "flow"}
+
 
 def to_phs(bg: BondGraph, symbolic: bool | None = None) -> PHS:
     """The explicit PHS of a bond graph.
@@ -69,13 +74,8 @@ def to_phs(bg: BondGraph, symbolic: bool | None = None) -> PHS:
         bg = _substituted(bg)
     D = junction_structure(bg, exact=symbolic)
     storages, resistors, sources = bg.storages(), bg.resistors(), bg.sources()
-    fixed = {}
-    for el in storages:
-        for p in expand(el.name, el.dim):
-            fixed[p] = "effort" if el.kind == "C" else "flow"
-    for el in sources:
-        for p in expand(el.name, el.dim):
-            fixed[p] = "effort" if el.kind == "Se" else "flow"
+    fixed = {p: INPUT_KIND[el.kind] for el in storages + sources
+             for p in expand(el.name, el.dim)}
     try:
         io = D.input_output(inputs=fixed)
     except CausalityError as err:
@@ -84,8 +84,7 @@ def to_phs(bg: BondGraph, symbolic: bool | None = None) -> PHS:
     systems, connect = [], []
     for el in storages:
         systems.append(_storage_system(el, numeric=not symbolic))
-        kind = "effort" if el.kind == "C" else "flow"
-        connect += [(f"{el.name}.port", el.name, kind)]
+        connect.append((f"{el.name}.port", el.name, INPUT_KIND[el.kind]))
     for el in resistors:
         kinds = {chosen[p] for p in expand(el.name, el.dim)}
         if len(kinds) > 1:
@@ -101,7 +100,7 @@ def to_phs(bg: BondGraph, symbolic: bool | None = None) -> PHS:
     inputs = list(sys.inputs)
     sys = sys.rename(outputs=dict(zip(sys.outputs, inputs, strict=True)))
     sys.name = bg.name
-    sys.parameters = {k: v for k, v in bg.parameters.items()}
+    sys.parameters = dict(bg.parameters)
     if not symbolic:
         sys = _chop(sys)
     sys.check()
@@ -163,7 +162,7 @@ def junction_structure(bg: BondGraph, exact: bool = True) -> DiracStructure:
 
     ``exact``: SymPy matrices (integers stay integers); else floating point.
     """
-    exterior = {e.name for e in bg.elements.values() if e.kind not in JUNCTIONS + ("TF", "GY")}
+    exterior = {e.name for e in bg.elements.values() if e.kind not in INTERIOR}
     structures: list[DiracStructure] = []
     connect: list[tuple[str, str]] = []
 
@@ -175,7 +174,7 @@ def junction_structure(bg: BondGraph, exact: bool = True) -> DiracStructure:
         return expand(f"{b.name}.{'t' if at == b.tail else 'h'}", b.dim)
 
     for el in bg.elements.values():
-        if el.kind in JUNCTIONS + ("TF", "GY"):
+        if el.kind in INTERIOR:
             bonds = bg.bonds_of(el.name)
             ports = [port(b, el.name) for b in bonds]
             signs = [1 if b.head == el.name else -1 for b in bonds]
@@ -187,9 +186,8 @@ def junction_structure(bg: BondGraph, exact: bool = True) -> DiracStructure:
                                 strict=True))
         elif not t_in and not h_in:
             # two one-port elements bonded directly: a two-port 0-junction in between
-            structures.append(DiracStructure.junction0([b.tail, b.head]) if b.dim == 1 else
-                              _direct_sum([DiracStructure.junction0([a, c]) for a, c in zip(
-                                  expand(b.tail, b.dim), expand(b.head, b.dim), strict=True)]))
+            pairs = zip(expand(b.tail, b.dim), expand(b.head, b.dim), strict=True)
+            structures.append(_direct_sum([_zero([a, c], exact) for a, c in pairs]))
     if not connect:
         return _direct_sum(structures)
     return DiracStructure.compose_many(structures, connect)
@@ -262,29 +260,24 @@ def _matrix(el: Element, key: str) -> sp.Matrix:
 
 
 def _storage_system(el: Element, numeric: bool = False) -> PHS:
+    """C: ``q̇ = u``, ``y = ∇H``; I: ``ṗ = −u``, ``y = −∇H`` (see the module docstring)."""
     import numpy as np
 
     from ..expr import state_symbol
 
-    xs = [state_symbol(s) for s in el.states]
+    sign = 1 if el.kind == "C" else -1
+    ports = {"states": el.states, "inputs": expand(f"{el.name}.port", el.dim),
+             "outputs": expand(f"{el.name}.out", el.dim), "check": False}
     if "hamiltonian" in el.params:
-        H = el.params["hamiltonian"]
-    else:
-        c = _matrix(el, "c" if el.kind == "C" else "i")
-        if c.det() == 0:
-            raise ModelError(f"{el.where()}: its {'compliance' if el.kind == 'C' else 'inertia'}"
-                             " matrix is singular; give it a positive definite value")
-        if numeric and not c.free_symbols:
-            sign = 1.0 if el.kind == "C" else -1.0
-            return PHS(G=sign * np.eye(el.dim), Q=np.array(c.inv().tolist(), dtype=float),
-                       states=el.states, inputs=expand(f"{el.name}.port", el.dim),
-                       outputs=expand(f"{el.name}.out", el.dim), check=False)
-        x = sp.Matrix(xs)
-        H = (x.T * c.inv() * x)[0, 0] / 2
-    G = sp.eye(el.dim) if el.kind == "C" else -sp.eye(el.dim)
-    return PHS(G=G, hamiltonian=H, states=el.states,
-               inputs=expand(f"{el.name}.port", el.dim),
-               outputs=expand(f"{el.name}.out", el.dim), check=False)
+        return PHS(G=sign * sp.eye(el.dim), hamiltonian=el.params["hamiltonian"], **ports)
+    c = _matrix(el, "c" if el.kind == "C" else "i")
+    if c.det() == 0:
+        raise ModelError(f"{el.where()}: its {'compliance' if el.kind == 'C' else 'inertia'}"
+                         " matrix is singular; give it a positive definite value")
+    if numeric and not c.free_symbols:
+        return PHS(G=sign * np.eye(el.dim), Q=np.array(c.inv().tolist(), dtype=float), **ports)
+    x = sp.Matrix([state_symbol(s) for s in el.states])
+    return PHS(G=sign * sp.eye(el.dim), hamiltonian=(x.T * c.inv() * x)[0, 0] / 2, **ports)
 
 
 def _resistor_system(el: Element, admittance: bool, numeric: bool = False) -> PHS:
