@@ -27,6 +27,7 @@ invertible ``E`` and eliminates constrained states for a quadratic ``H`` and con
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -135,14 +136,9 @@ class DescriptorPHS:
         return len(self.multipliers)
 
     def _z(self, x: np.ndarray) -> np.ndarray:
-        if self.kind == "symbolic":
-            return self.core.gradient(x) if self.E is None or self._E_is_identity() else (
-                self._z_fun()(x)
-            )
-        return np.asarray(self.core.Q @ x, dtype=float)
-
-    def _E_is_identity(self) -> bool:
-        return bool(sp.Matrix(self.E) == sp.eye(self.E.rows))
+        if self.kind != "symbolic":
+            return np.asarray(self.core.Q @ x, dtype=float)
+        return self.core.gradient(x) if self._is_eye() else self._z_fun()(x)
 
     def _z_fun(self) -> Any:
         if not hasattr(self, "_zf"):
@@ -156,6 +152,14 @@ class DescriptorPHS:
             return np.array(A.xreplace(self.core.parameter_values()).tolist(), dtype=float)
         return mx.to_dense(A)
 
+    @cached_property
+    def _E_num(self) -> np.ndarray:
+        return self._num(self.E)
+
+    @cached_property
+    def _B_num(self) -> np.ndarray:
+        return self._num(self.B)
+
     # ------------------------------------------------------------------ evaluation
     def residual(self, x: Any, xdot: Any, lam: Any = None, u: Any = None) -> np.ndarray:
         """Residual ``[E ẋ − (J−R)z − Bλ − (G−P)u; Bᵀz]`` of the DAE (zero on solutions)."""
@@ -166,8 +170,8 @@ class DescriptorPHS:
         lam = np.zeros(self.n_constraints) if lam is None else np.asarray(lam, dtype=float)
         JR = num.matrix("J", x) - num.matrix("R", x)
         GP = num.matrix("G", x) - num.matrix("P", x)
-        B = self._num(self.B)
-        dyn = self._num(self.E) @ np.asarray(xdot, dtype=float) - JR @ z - B @ lam - GP @ u
+        B = self._B_num
+        dyn = self._E_num @ np.asarray(xdot, dtype=float) - JR @ z - B @ lam - GP @ u
         return np.concatenate([dyn, B.T @ z])
 
     def output(self, x: Any, u: Any = None) -> np.ndarray:
@@ -182,7 +186,7 @@ class DescriptorPHS:
         x = np.asarray(x, dtype=float)
         if self.kind == "symbolic":
             return self.core.energy(x)
-        return 0.5 * float(x @ (self._num(self.E).T @ (self.core.Q @ x)))
+        return 0.5 * float(x @ (self._E_num.T @ (self.core.Q @ x)))
 
     # ------------------------------------------------------------------ explicit form
     def to_phs(self) -> PHS:
@@ -207,8 +211,9 @@ class DescriptorPHS:
         return self._eliminate(sys, B)
 
     def _is_eye(self) -> bool:
-        E = self._num(self.E) if self.kind != "symbolic" or not self.E.free_symbols else None
-        return E is not None and np.allclose(E, np.eye(E.shape[0]))
+        if self.kind == "symbolic":
+            return bool(self.E == sp.eye(self.E.rows))
+        return bool(np.allclose(self._E_num, np.eye(self._E_num.shape[0])))
 
     def _invert_E(self) -> tuple[PHS, Any]:
         """The system multiplied through by ``E⁻¹``, and the constraint matrix ``E⁻¹B``.
@@ -227,7 +232,7 @@ class DescriptorPHS:
             return PHS(**mats, hamiltonian=core.hamiltonian, states=core.states,
                        inputs=core.inputs, outputs=core.outputs, parameters=core.parameters,
                        name=core.name), Ei * self.B
-        E = self._num(self.E)
+        E = self._E_num
         if np.linalg.matrix_rank(E) < E.shape[0]:
             raise self._singular_E()
         Ei = np.linalg.inv(E)
@@ -240,10 +245,10 @@ class DescriptorPHS:
         mats["R"] = (mats["R"] + mats["R"].T) / 2
         Qn = E.T @ mx.to_dense(core.Q)
         return PHS(**mats, Q=(Qn + Qn.T) / 2, states=core.states, inputs=core.inputs,
-                   outputs=core.outputs, name=core.name), Ei @ self._num(self.B)
+                   outputs=core.outputs, name=core.name), Ei @ self._B_num
 
     def _singular_E(self) -> NoExplicitFormError:
-        E = self._num(self.E) if self.kind != "symbolic" else None
+        E = self._E_num if self.kind != "symbolic" else None
         rows = ""
         if E is not None:
             zero = [self.states[i] for i in range(E.shape[0]) if not np.any(E[i])]
