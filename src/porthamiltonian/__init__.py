@@ -24,6 +24,22 @@ from .interconnection import feedback, interconnect, parallel
 from .phs import PHS
 from .simulate import SimulationResult, simulate
 
+# Subpackages with their own namespace (``porthamiltonian.distributed.wave(...)``) are
+# imported on first attribute access, so ``import porthamiltonian`` stays fast.
+_SUBPACKAGES = frozenset(
+    {"analysis", "bondgraph", "control", "distributed", "io", "lagrange",
+     "library", "mechanics", "network", "simulate"}
+)
+
+
+def __getattr__(name: str):
+    if name in _SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 try:
     __version__ = version("porthamiltonian")
 except PackageNotFoundError:  # running from a source tree that was not installed
