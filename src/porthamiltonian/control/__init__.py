@@ -1,0 +1,14 @@
+"""Passivity-based control of port-Hamiltonian systems (see ``docs/control.md``).
+
+- :func:`damping_injection`, :func:`output_feedback` — ``u = −K y + v`` on chosen ports;
+- :func:`casimirs` — conserved quantities independent of the Hamiltonian;
+- :func:`interconnect_controller`, :func:`energy_shaping` — control by interconnection
+  and energy shaping with Casimirs;
+- :func:`ida_pbc`, :func:`solve_matching` — interconnection and damping assignment.
+"""
+
+from __future__ import annotations
+
+from .damping import damping_injection, output_feedback
+
+__all__ = ["damping_injection", "output_feedback"]
