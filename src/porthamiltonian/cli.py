@@ -100,6 +100,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return run_check(args.model)
 
 
+def _cmd_draw(args: argparse.Namespace) -> int:
+    from .bondgraph.draw_command import run_draw
+
+    return run_draw(args.model, args.out, causality=not args.no_causality)
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run
 
@@ -135,6 +141,13 @@ def build_parser() -> argparse.ArgumentParser:
     ck = sub.add_parser("check", help="causality of a bond graph, in words (SCAP)")
     ck.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
     ck.set_defaults(func=_cmd_check)
+
+    dr = sub.add_parser("draw", help="draw a bond graph: half-arrows, causal strokes, problems")
+    dr.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
+    dr.add_argument("--out", required=True, help="image file (.svg, .png or .pdf)")
+    dr.add_argument("--no-causality", action="store_true",
+                    help="draw the graph only (no causal strokes, no highlighting)")
+    dr.set_defaults(func=_cmd_draw)
 
     d = sub.add_parser("demo", help="run the main worked example (DC motor) and plot it")
     d.add_argument("--out", default="porthamiltonian-demo.png", help="plot file (PNG/SVG/PDF)")
