@@ -1,0 +1,22 @@
+"""Distributed-parameter port-Hamiltonian systems in one space dimension.
+
+Models (each returns a :class:`DistributedModel` whose ``.system`` is a sparse PHS with
+named boundary ports): :func:`wave`, :func:`string`, :func:`rod`,
+:func:`transmission_line`, :func:`heat`, :func:`timoshenko`.  The discretization is a
+partitioned finite-element method of selectable degree (:mod:`.fem`).
+"""
+
+from .boundary import Condition
+from .fem import EffortField, FlowField, Param, discretize
+from .heat import heat
+from .line import transmission_line
+from .mesh import Mesh, make_mesh
+from .model import DistributedModel
+from .timoshenko import timoshenko
+from .wave import rod, string, wave
+
+__all__ = [
+    "Condition", "DistributedModel", "EffortField", "FlowField", "Mesh", "Param",
+    "discretize", "heat", "make_mesh", "rod", "string", "timoshenko", "transmission_line",
+    "wave",
+]
