@@ -1,0 +1,142 @@
+r"""Simulation of a Lagrange–Dirac system by index reduction to an ODE.
+
+The DAE of :class:`.system.LagrangeDiracSystem` is reduced with its
+:meth:`~.system.LagrangeDiracSystem.acceleration_form`: at each state ``(q, v)``
+the linear system ``M [v̇; λ] = r`` gives the accelerations and the multipliers,
+and ``(q, v, W)`` with ``Ẇ = ⟨F, v⟩`` is integrated by SciPy's ``solve_ivp``
+(default DOP853, tight tolerances).  ``W`` is the work of the external forces,
+so the power balance ``E(t) − E(0) = W(t)`` can be checked to the integration
+tolerance.  The constraints hold at velocity level because their time
+derivative is imposed; the initial velocities must satisfy them (checked).
+Momenta come from the Legendre map ``p = ∂L/∂v`` at the samples.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import sympy
+from scipy.integrate import solve_ivp
+
+from ..errors import ModelError, SimulationError
+from . import _constraints
+from ._symbols import T
+from .result import LagrangeResult
+
+if TYPE_CHECKING:
+    from .system import LagrangeDiracSystem
+
+
+def _lambdify(sys: LagrangeDiracSystem, expr: Any, what: str):
+    if not isinstance(expr, sympy.MatrixBase):
+        expr = sympy.Matrix([[expr]])
+    expr = sympy.Matrix(expr).xreplace({k: sympy.Float(v) for k, v in sys.parameters.items()})
+    left = expr.free_symbols - set(sys.coordinates) - set(sys.velocities) - {T}
+    if left:
+        raise ModelError(
+            f"{sys.name}: {what} still depends on {', '.join(sorted(map(str, left)))}; give "
+            "their values with parameters={...}"
+        )
+    f = sympy.lambdify((T, sys.coordinates, sys.velocities), expr, modules="numpy")
+    shape = expr.shape
+
+    def call(t: float, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return np.asarray(f(t, q, v), dtype=float).reshape(shape)
+
+    return call
+
+
+def _vector(sys: LagrangeDiracSystem, x: Any, what: str) -> np.ndarray:
+    if isinstance(x, dict):
+        pt = sys.point(x)
+        return np.array([pt[q] for q in sys.coordinates])
+    arr = np.asarray(x, dtype=float).ravel()
+    if arr.size != sys.n:
+        raise ModelError(f"{sys.name}: {what} has {arr.size} entries; give {sys.n} "
+                         f"(coordinates {', '.join(sys.names)})")
+    return arr
+
+
+def simulate(sys: LagrangeDiracSystem, t_end: float, q0: Any, v0: Any, *,
+             dt: float | None = None, t_eval: Any = None, rtol: float = 1e-11,
+             atol: float | None = None, method: str = "DOP853") -> LagrangeResult:
+    """Integrate ``sys`` from ``(q0, v0)`` at ``t = 0`` to ``t_end`` (seconds).
+
+    ``atol`` defaults to ``1e-12 · max(|q0|, |v0|)`` (at least ``1e-18``), so small
+    signals (charges of mC) are resolved as well as large ones.
+    """
+    n, m = sys.n, sys.m
+    q0 = _vector(sys, q0, "q0")
+    v0 = _vector(sys, v0, "v0")
+    M_s, r_s = sys.acceleration_form()
+    M_f = _lambdify(sys, M_s, "the Lagrangian or the constraints")
+    r_f = _lambdify(sys, r_s, "the equations")
+    A_f = _lambdify(sys, sys.constraint_forms, "the constraints")
+    P_f = _lambdify(sys, sys.power(), "the forces")
+    E_f = _lambdify(sys, sys.energy(), "the energy")
+    p_f = _lambdify(sys, sys.legendre(), "the Legendre map")
+
+    sys.check_constant_rank(q0)
+    A0 = A_f(0.0, q0, v0)
+    res0 = A0.T @ v0
+    scale = max(1.0, float(np.abs(A0).max(initial=0.0) * np.abs(v0).max(initial=0.0)))
+    if m and np.abs(res0).max() > 1e-9 * scale:
+        k = int(np.argmax(np.abs(res0)))
+        raise ModelError(
+            f"{sys.name}: the initial velocities violate constraint {k} (from "
+            f"{sys.constraint_owners[k]}): ω(v0) = {res0[k]:.3g}; choose v0 in the "
+            "constraint distribution"
+        )
+    M0 = M_f(0.0, q0, v0)
+    if np.linalg.matrix_rank(M0) < n + m:
+        raise ModelError(
+            f"{sys.name}: the accelerations and multipliers are not determined at the "
+            "initial state (the matrix [[∂²L/∂v², −A], [Aᵀ, 0]] is singular): the "
+            "Lagrangian is degenerate in directions the constraints do not fix (or "
+            "the constraints are redundant); add the missing constraints (e.g. "
+            "Kirchhoff's laws for a circuit) or a mass/inductance in that direction"
+        )
+
+    def solve(t: float, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        M = M_f(t, q, v)
+        try:
+            return np.linalg.solve(M, r_f(t, q, v).ravel())
+        except np.linalg.LinAlgError:
+            raise SimulationError(
+                f"{sys.name}: singular constraint/mass matrix at t = {t:.6g}, q = {q}; the "
+                "constraints lost rank along the trajectory", t_reached=t) from None
+
+    def rhs(t: float, y: np.ndarray) -> np.ndarray:
+        q, v = y[:n], y[n:2 * n]
+        sol = solve(t, q, v)
+        return np.concatenate([v, sol[:n], P_f(t, q, v).ravel()])
+
+    if t_eval is None:
+        dt = dt if dt is not None else t_end / 500
+        t_eval = np.linspace(0.0, t_end, int(round(t_end / dt)) + 1)
+    t_eval = np.asarray(t_eval, dtype=float)
+    if atol is None:
+        atol = 1e-12 * max(float(np.abs(np.r_[q0, v0]).max(initial=0.0)), 1e-6)
+    out = solve_ivp(rhs, (0.0, float(t_end)), np.concatenate([q0, v0, [0.0]]), method=method,
+                    t_eval=t_eval, rtol=rtol, atol=atol)
+    if not out.success:
+        raise SimulationError(f"{sys.name}: integration failed at t = {out.t[-1]:.6g}: "
+                              f"{out.message}", t_reached=float(out.t[-1]) if out.t.size else 0.0)
+    Y = out.y.T
+    q, v, W = Y[:, :n], Y[:, n:2 * n], Y[:, 2 * n]
+    lam = np.zeros((len(out.t), m))
+    p = np.zeros_like(q)
+    E = np.zeros(len(out.t))
+    cres = np.zeros((len(out.t), m))
+    for k, tk in enumerate(out.t):
+        if m:
+            _constraints.check_clean(A_f(tk, q[k], v[k]), m, sys.constraint_owners,
+                                     f"at t = {tk:.6g} (q = {np.round(q[k], 6).tolist()})")
+        lam[k] = solve(tk, q[k], v[k])[n:]
+        p[k] = p_f(tk, q[k], v[k]).ravel()
+        E[k] = E_f(tk, q[k], v[k])[0, 0]
+        cres[k] = A_f(tk, q[k], v[k]).T @ v[k]
+    labels = tuple(f"lambda_{k} ({o})" for k, o in enumerate(sys.constraint_owners))
+    return LagrangeResult(t=out.t, q=q, v=v, p=p, lam=lam, energy=E, work=W,
+                          constraint_residual=cres, names=sys.names, multipliers=labels)

@@ -1,0 +1,83 @@
+"""Models shared by the Lagrange–Dirac tests, and an independent evaluation of
+accelerations from SymPy's own ``LagrangesMethod``."""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy
+from sympy.physics.mechanics import LagrangesMethod, dynamicsymbols
+
+from porthamiltonian import lagrange
+
+t = dynamicsymbols._t
+
+
+def accelerations(sys: lagrange.LagrangeDiracSystem, q, v, time: float = 0.0) -> np.ndarray:
+    """``(v̇, λ)`` of our acceleration form at a numeric state."""
+    M, r = sys.acceleration_form()
+    pt = dict(zip(sys.coordinates, q, strict=True)) | dict(zip(sys.velocities, v, strict=True))
+    pt |= sys.parameters | {sympy.Symbol("t"): time}
+    Mn = np.array(M.xreplace(pt).evalf(), dtype=float)
+    rn = np.array(r.xreplace(pt).evalf(), dtype=float).ravel()
+    return np.linalg.solve(Mn, rn)
+
+
+def sympy_accelerations(L, qs, q, v, params, nonhol=(), hol=()) -> np.ndarray:
+    """``q̈`` from ``sympy.physics.mechanics.LagrangesMethod`` (independent derivation
+    of the constrained Euler–Lagrange / Lagrange–d'Alembert equations)."""
+    lm = LagrangesMethod(L, qs, nonhol_coneqs=list(nonhol) or None,
+                         hol_coneqs=list(hol) or None)
+    lm.form_lagranges_equations()
+    qd = [qi.diff(t) for qi in qs]
+    sub = dict(zip(qd, v, strict=True)) | dict(zip(qs, q, strict=True)) | params
+    Mf = lm.mass_matrix_full.subs(sub)
+    ff = lm.forcing_full.subs(sub)
+    sol = np.linalg.solve(np.array(Mf.evalf(), dtype=float), np.array(ff.evalf(), dtype=float))
+    n = len(qs)
+    return sol.ravel()[n:2 * n]
+
+
+# ---------------------------------------------------------------- mass–spring chain
+
+m1, m2, k1, k2 = sympy.symbols("m1 m2 k1 k2", positive=True)
+SPRING_PARAMS = {m1: 1.0, m2: 2.0, k1: 3.0, k2: 5.0}
+x1, y1, x2 = dynamicsymbols("x1 y1 x2")
+
+
+def spring_torn() -> lagrange.InterconnectedSystem:
+    """Mass 1 on a wall spring | spring 2 (left end y1) with mass 2, joined by the
+    continuity condition ``y1 = x1`` (interaction one-form ``dx1 − dy1``)."""
+    a = lagrange.LagrangeDiracSystem(
+        [x1], m1 * x1.diff(t) ** 2 / 2 - k1 * x1**2 / 2,
+        parameters={m1: SPRING_PARAMS[m1], k1: SPRING_PARAMS[k1]}, name="mass1")
+    b = lagrange.LagrangeDiracSystem(
+        [y1, x2], m2 * x2.diff(t) ** 2 / 2 - k2 * (x2 - y1) ** 2 / 2,
+        parameters={m2: SPRING_PARAMS[m2], k2: SPRING_PARAMS[k2]}, name="spring2+mass2")
+    return lagrange.interconnect([a, b], lagrange.interaction([{x1: 1, y1: -1}]))
+
+
+def spring_lagrangian():
+    return (m1 * x1.diff(t) ** 2 / 2 + m2 * x2.diff(t) ** 2 / 2 - k1 * x1**2 / 2
+            - k2 * (x2 - x1) ** 2 / 2)
+
+
+def spring_mono() -> lagrange.LagrangeDiracSystem:
+    return lagrange.LagrangeDiracSystem([x1, x2], spring_lagrangian(),
+                                        parameters=SPRING_PARAMS, name="chain")
+
+
+# ---------------------------------------------------------------- vertical rolling disk
+
+X, Y, TH, PH = dynamicsymbols("x y theta phi")
+md, Id, Jd, Rd = sympy.symbols("m I J R", positive=True)
+DISK_PARAMS = {md: 2.0, Id: 0.3, Jd: 0.2, Rd: 0.5}
+DISK_L = (md * (X.diff(t) ** 2 + Y.diff(t) ** 2) / 2 + Id * TH.diff(t) ** 2 / 2
+          + Jd * PH.diff(t) ** 2 / 2)
+DISK_CONSTRAINTS = [X.diff(t) - Rd * sympy.cos(PH) * TH.diff(t),
+                    Y.diff(t) - Rd * sympy.sin(PH) * TH.diff(t)]
+
+
+def rolling_disk() -> lagrange.LagrangeDiracSystem:
+    """Vertical disk rolling without slipping (Yoshimura & Marsden 2006, §6)."""
+    return lagrange.LagrangeDiracSystem([X, Y, TH, PH], DISK_L, constraints=DISK_CONSTRAINTS,
+                                        parameters=DISK_PARAMS, name="disk")
