@@ -10,5 +10,14 @@
 from __future__ import annotations
 
 from .damping import damping_injection, output_feedback
+from .ida_pbc import IdaPbc, ida_pbc, solve_matching
+from .matching import MatchingSolution
 
-__all__ = ["damping_injection", "output_feedback"]
+__all__ = [
+    "damping_injection",
+    "output_feedback",
+    "ida_pbc",
+    "solve_matching",
+    "IdaPbc",
+    "MatchingSolution",
+]
