@@ -1,0 +1,55 @@
+"""Conversion to the state-space objects of SciPy and python-control.
+
+Both carry the deviation model :math:`(A, B, C, D)` of :func:`.linear_system` (dense).
+python-control keeps the state, input and output names; the SciPy object has no names,
+so they are attached as ``state_names``, ``input_names`` and ``output_names``.
+python-control is an optional extra: ``pip install 'porthamiltonian[control]'``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.signal as ssig
+
+from ..errors import ModelError
+from .linear import Selector, linear_system
+
+
+def to_scipy(system: Any, inputs: Selector = None, outputs: Selector = None, *,
+             x0: Any = None, u0: Any = None) -> ssig.StateSpace:
+    """A continuous-time :class:`scipy.signal.StateSpace` of ``system``."""
+    lin = linear_system(system, x0, u0).select(inputs, outputs)
+    ss = ssig.StateSpace(lin.dense_A(), lin.B, lin.C, lin.D)
+    ss.state_names = list(lin.states)
+    ss.input_names = list(lin.inputs)
+    ss.output_names = list(lin.outputs)
+    return ss
+
+
+def to_control(system: Any, inputs: Selector = None, outputs: Selector = None, *,
+               x0: Any = None, u0: Any = None) -> Any:
+    """A python-control ``StateSpace`` with the state, input and output names.
+
+    Raises :class:`ModelError` when python-control is not installed.
+    """
+    try:
+        import control
+    except ImportError as exc:
+        raise ModelError(
+            "to_control needs python-control, an optional extra: "
+            "pip install 'porthamiltonian[control]' (or pip install control)"
+        ) from exc
+    lin = linear_system(system, x0, u0).select(inputs, outputs)
+    name = getattr(system, "name", "") or None
+    kw: dict[str, Any] = {"name": name} if name else {}
+    return control.ss(lin.dense_A(), np.asarray(lin.B), np.asarray(lin.C), np.asarray(lin.D),
+                      states=[_label(s) for s in lin.states],
+                      inputs=[_label(s) for s in lin.inputs],
+                      outputs=[_label(s) for s in lin.outputs], **kw)
+
+
+def _label(name: str) -> str:
+    # python-control reads 'x[3]' as a vector spec; keep our indexed names literal
+    return name.replace("[", "(").replace("]", ")")
