@@ -9,8 +9,11 @@ gradient and AVF (:mod:`.discrete_gradient`), Gauss–Legendre collocation
 
 from __future__ import annotations
 
+from .modulation import PWM, PiecewiseConstant, pwm
 from .result import SimulationResult
 from .run import METHODS, simulate
 from .scipy_ivp import SCIPY_METHODS
+from .tabulated import Tabulated
 
-__all__ = ["simulate", "SimulationResult", "METHODS", "SCIPY_METHODS"]
+__all__ = ["simulate", "SimulationResult", "METHODS", "SCIPY_METHODS", "PiecewiseConstant",
+           "PWM", "pwm", "Tabulated"]

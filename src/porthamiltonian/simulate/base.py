@@ -59,13 +59,25 @@ class Method(Protocol):
 class Dynamics:
     """A compiled PHS together with its input signal."""
 
-    def __init__(self, num: NumericPHS, signal: InputSignal) -> None:
+    def __init__(self, num: NumericPHS, signal: InputSignal, modulation: Any = None) -> None:
         self.num = num
         self.signal = signal
         self.n, self.m = num.n, num.m
+        #: piecewise-constant modulation (:class:`.modulation.Modulation`) or ``None``
+        self.modulation = modulation
+        #: identifies the structure in force (the modulation value); part of LU cache keys
+        self.key: tuple[float, ...] | None = None
+        if modulation is not None:
+            self.key, self.num = modulation.numeric(0.0)
         #: the step equations are affine in the unknowns (one LU, reused)
-        self.affine = bool(num.linear and not signal.feedback)
-        self.sparse = bool(num.linear and sps.issparse(num.A))
+        self.affine = bool(self.num.linear and not signal.feedback)
+        self.sparse = bool(self.num.linear and sps.issparse(self.num.A))
+
+    def set_time(self, t: float) -> None:
+        """Put in force the structure of the modulation at time ``t`` (s); steps call it
+        with their midpoint time, so a step never mixes two switch positions."""
+        if self.modulation is not None:
+            self.key, self.num = self.modulation.numeric(t)
 
     def u(self, t: float, x: np.ndarray) -> np.ndarray:
         """Input at time ``t`` (s) and state ``x``."""

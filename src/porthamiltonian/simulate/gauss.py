@@ -35,7 +35,7 @@ import numpy as np
 import scipy.sparse as sps
 
 from .base import Dynamics, StepInfo
-from .newton import Factorization, newton
+from .newton import Factorization, cached_factorization, newton
 
 __all__ = ["Gauss", "gauss_tableau"]
 
@@ -64,7 +64,7 @@ class Gauss:
         self.name, self.order = f"gauss{s}", 2 * s
         self.A, self.b, self.c = gauss_tableau(s)
         self.newton_tol, self.max_newton = newton_tol, max_newton
-        self._lu: dict[float, Factorization] = {}
+        self._lu: dict[tuple[float, Any], Factorization] = {}
 
     def _stages(self, x: np.ndarray, K: np.ndarray, h: float) -> np.ndarray:
         return x[None, :] + h * (self.A @ K)
@@ -105,9 +105,8 @@ class Gauss:
 
         lu = None
         if dyn.affine:
-            if h not in self._lu:
-                self._lu[h] = Factorization(self._jacobian(t, h, None, None))  # type: ignore[arg-type]
-            lu = self._lu[h]
+            lu = cached_factorization(self._lu, (h, dyn.key),
+                                      lambda: self._jacobian(t, h, None, None))  # type: ignore[arg-type]
             w0 = np.zeros(s * n)
         else:
             w0 = np.tile(dyn.f(x, dyn.u(t, x)), s)

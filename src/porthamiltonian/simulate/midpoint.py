@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sps
 
 from .base import Dynamics, StepInfo
-from .newton import Factorization, newton
+from .newton import Factorization, cached_factorization, newton
 
 __all__ = ["Midpoint"]
 
@@ -54,12 +54,12 @@ class Midpoint:
     def __init__(self, dyn: Dynamics, *, newton_tol: float = 1e-12, max_newton: int = 20) -> None:
         self.dyn = dyn
         self.newton_tol, self.max_newton = newton_tol, max_newton
-        self._lu: dict[float, Factorization] = {}
+        self._lu: dict[tuple[float, Any], Factorization] = {}
 
     def _factor(self, h: float) -> Factorization:
-        if h not in self._lu:
-            self._lu[h] = Factorization(identity_minus(0.5 * h, self.dyn.num.A))
-        return self._lu[h]
+        A = self.dyn.num.A
+        return cached_factorization(self._lu, (h, self.dyn.key),
+                                    lambda: identity_minus(0.5 * h, A))
 
     def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]:
         dyn = self.dyn

@@ -30,7 +30,11 @@ import scipy.sparse.linalg as spla
 
 _getrs = sla.lapack.dgetrs
 
-__all__ = ["Factorization", "NewtonFailure", "NewtonResult", "newton"]
+__all__ = ["Factorization", "NewtonFailure", "NewtonResult", "newton", "cached_factorization"]
+
+#: LU factors kept per method: adaptive steps and switching create a few step sizes and
+#: structures each; the bound keeps memory finite when they keep changing
+MAX_CACHED_FACTORS = 16
 
 
 class NewtonFailure(ArithmeticError):
@@ -58,6 +62,18 @@ class Factorization:
         if info != 0:
             raise NewtonFailure("LU solve failed")
         return x
+
+
+def cached_factorization(
+    cache: dict[Any, Factorization], key: Any, build: Callable[[], Any]
+) -> Factorization:
+    """``cache[key]``, factoring ``build()`` on a miss (oldest entry dropped when full)."""
+    lu = cache.get(key)
+    if lu is None:
+        if len(cache) >= MAX_CACHED_FACTORS:
+            del cache[next(iter(cache))]
+        lu = cache[key] = Factorization(build())
+    return lu
 
 
 @dataclass

@@ -47,6 +47,10 @@ class SimulationResult:
     message: str = "completed"
     success: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    #: times (s) of the event occurrences, one array per event function (as ``solve_ivp``)
+    t_events: list[np.ndarray] = field(default_factory=list)
+    #: states at the event times, one ``(k, n)`` array per event function
+    x_events: list[np.ndarray] = field(default_factory=list)
 
     def __getitem__(self, name: str) -> np.ndarray:
         """The series of the state, input or output called ``name`` (or ``"t"``, ``"H"``)."""

@@ -15,9 +15,12 @@ from typing import Any
 import numpy as np
 import scipy.integrate as si
 
+from ..errors import SimulationError
 from .base import Dynamics
+from .events import EventSet, scipy_events
+from .recorder import Recorder
 
-__all__ = ["SCIPY_METHODS", "solve_scipy"]
+__all__ = ["SCIPY_METHODS", "solve_scipy", "run_scipy"]
 
 SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
 
@@ -30,6 +33,7 @@ def solve_scipy(
     t_eval: np.ndarray,
     rtol: float,
     atol: float,
+    events: Any = None,
 ) -> Any:
     """Run ``solve_ivp``; returns its ``OdeResult`` (``t``, ``y``, ``status``, ``nfev``)."""
 
@@ -49,4 +53,75 @@ def solve_scipy(
             kw["jac"] = jac
     with np.errstate(all="ignore"):
         return si.solve_ivp(fun, t_span, x0, method=method, t_eval=t_eval,
-                            rtol=rtol, atol=atol, **kw)
+                            rtol=rtol, atol=atol, events=events, **kw)
+
+
+def run_scipy(
+    dyn: Dynamics, rec: Recorder, method: str, t_span: tuple[float, float], x0: np.ndarray,
+    h: float, t_eval: Any, save_every: int, rtol: float, atol: float,
+    breakpoints: np.ndarray, events: EventSet | None,
+) -> Any:
+    """``solve_ivp`` on each interval between switching instants, saved on the output grid
+    (``t_eval``, or steps of ``h`` decimated by ``save_every``)."""
+    t0, t1 = t_span
+    if t_eval is None:
+        n = max(1, int(np.ceil((t1 - t0) / h - 1e-9)))
+        grid = np.linspace(t0, t1, n + 1)
+        te = np.unique(np.concatenate([grid[::save_every], [t1]]))
+    else:
+        te = np.asarray(t_eval, dtype=float)
+    bounds = np.unique(np.concatenate([[t0], breakpoints[(breakpoints > t0) &
+                                                         (breakpoints < t1)], [t1]]))
+    ev = scipy_events(events)
+    ts, xs = [], []
+    t_ev: list[list[float]] = [[] for _ in (ev or [])]
+    x_ev: list[list[np.ndarray]] = [[] for _ in (ev or [])]
+    x, nfev, status, message = np.array(x0, dtype=float), 0, 0, "completed"
+    for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
+        dyn.set_time(0.5 * (a + b))
+        inside = te[(te > a) & (te <= b)] if k else te[(te >= a) & (te <= b)]
+        sol = solve_scipy(dyn, method, (a, b), x, np.union1d(inside, [b]), rtol, atol, ev)
+        nfev += int(sol.nfev)
+        keep = np.isin(sol.t, inside)  # the interval's end is computed, saved if asked for
+        ts.append(sol.t[keep])
+        xs.append(sol.y.T[keep])
+        for i in range(len(t_ev)):
+            t_ev[i].extend(sol.t_events[i].tolist())
+            x_ev[i].extend(list(sol.y_events[i]))
+        status, message = int(sol.status), str(sol.message)
+        if status != 0:
+            if status == 1:  # a terminal event: its state is the run's last point
+                last = [(te_i[-1], ye_i[-1]) for te_i, ye_i in
+                        zip(sol.t_events, sol.y_events, strict=True) if te_i.size]
+                t_end, x_end = max(last, key=lambda e: e[0])
+                ts[-1] = np.append(ts[-1][ts[-1] < t_end], t_end)
+                xs[-1] = np.vstack([xs[-1][: ts[-1].size - 1], x_end])
+                status, message = 0, "a terminal event occurred"
+            break
+        x = sol.y[:, -1]
+    t_all, x_all = np.concatenate(ts), np.concatenate(xs).reshape(-1, dyn.n)
+    rec.allocate(t_all.size)
+    prev: tuple[float, float, float, float] | None = None
+    for k, t in enumerate(t_all):
+        xk = x_all[k]
+        if not np.all(np.isfinite(xk)):
+            status = -1
+            break
+        dyn.set_time(t)
+        rec.record(t, xk, None)
+        now = (t, rec.H[k], rec.supplied[k], rec.dissipated[k])
+        if prev is not None:  # trapezoidal rule between output points
+            dt = t - prev[0]
+            ws, wd = 0.5 * dt * (now[2] + prev[2]), 0.5 * dt * (now[3] + prev[3])
+            rec.set_interval(k, ws, wd, now[1] - prev[1] - (ws - wd))
+        prev = now
+    if status < 0:
+        t_reached = rec.last_time()
+        msg = f"solve_ivp ({method}) failed at t = {t_reached:.6g} s: {message}"
+        raise SimulationError(msg, t_reached=t_reached,
+                              partial=rec.result(nfev=nfev, message=msg, success=False))
+    res = rec.result(nsteps=int(t_all.size - 1), nfev=nfev, message=message)
+    if events is not None:
+        res.t_events = [np.array(v, dtype=float) for v in t_ev]
+        res.x_events = [np.array(v, dtype=float).reshape(len(v), dyn.n) for v in x_ev]
+    return res
