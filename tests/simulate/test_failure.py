@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from porthamiltonian import PHS, DescriptorPHS, ModelError, SimulationError
+from porthamiltonian import PHS, SimulationError
 from porthamiltonian.simulate import simulate
 
 
@@ -28,13 +28,6 @@ def test_finite_time_blow_up_keeps_partial_results(method):
     # what was computed before the failure is right: q = 1/(1 − t) to O(h²)
     early = part.t <= 0.5
     np.testing.assert_allclose(part["q"][early], 1.0 / (1.0 - part.t[early]), rtol=1e-3)
-
-
-def test_descriptor_systems_are_refused_with_advice():
-    dae = DescriptorPHS(E=[[1.0, 0.0], [0.0, 0.0]], J=[[0.0, 1.0], [-1.0, 0.0]],
-                        Q=np.eye(2), states=["a", "b"])
-    with pytest.raises(ModelError, match="to_phs"):
-        simulate(dae, (0.0, 1.0), [1.0, 0.0])
 
 
 def test_inputs_by_name_and_state_feedback_closed_form():
