@@ -51,7 +51,8 @@ def check_clean(A_at: np.ndarray, generic_rank: int, owners: Sequence[str],
         return
     Z = dla.null_space(A_at, 1e-8)  # combinations c with A c = 0
     involved = np.abs(Z).max(axis=1) > 1e-8 if Z.size else np.zeros(A_at.shape[1], bool)
-    names = sorted({owners[j] for j in np.flatnonzero(involved)}) or sorted(set(owners))
+    hit = {owners[j] for j in np.flatnonzero(involved)} or set(owners)
+    names = [o for i, o in enumerate(owners) if o in hit and o not in owners[:i]]
     raise ModelError(
         f"clean-intersection (constant-rank) condition fails {where}: the constraint "
         f"forms of {', '.join(names)} become linearly dependent there (rank "

@@ -76,7 +76,7 @@ def null_basis(A: Any) -> Any:
 def _blocks(rows: list[list[Any]], numeric: bool) -> Any:
     if numeric:
         return np.block(rows)
-    return sympy.Matrix(sympy.BlockMatrix(rows).as_explicit())
+    return sympy.Matrix.vstack(*[sympy.Matrix.hstack(*row) for row in rows])
 
 
 def induced(names: Sequence[str], A: Any = None, B: Any = None,

@@ -37,7 +37,7 @@ import sympy
 from ..dirac import DiracStructure
 from ..errors import ModelError
 from . import _symbols
-from .canonical import cotangent_ports, evaluate, null_basis
+from .canonical import _blocks, cotangent_ports, evaluate, null_basis
 
 
 class Interaction:
@@ -100,20 +100,13 @@ def standard_structure(names: Sequence[str], A: Any, B: Any = None,
     numeric = at is not None or not (A.free_symbols or B.free_symbols)
     if numeric:
         A, B = evaluate(A, at or {}), evaluate(B, at or {})
-        N = null_basis(A)
-        m, r = A.shape[1], N.shape[1]
-        F = np.block([[A.T, np.zeros((m, n))], [-N.T @ B, np.zeros((r, n))],
-                      [np.zeros((n, 2 * n))]])
-        E = np.block([[np.zeros((m, 2 * n))], [N.T, np.zeros((r, n))],
-                      [np.zeros((n, n)), np.eye(n)]])
-    else:
-        N = null_basis(A)
-        m, r = A.shape[1], N.shape[1]
-        Z = sympy.zeros
-        F = sympy.Matrix(sympy.BlockMatrix([[A.T, Z(m, n)], [-N.T * B, Z(r, n)],
-                                            [Z(n, 2 * n)]]).as_explicit())
-        E = sympy.Matrix(sympy.BlockMatrix([[Z(m, 2 * n)], [N.T, Z(r, n)],
-                                            [Z(n, n), sympy.eye(n)]]).as_explicit())
+    N = null_basis(A)
+    m, r = A.shape[1], N.shape[1]
+    Z = (lambda i, j: np.zeros((i, j))) if numeric else sympy.zeros
+    eye = np.eye if numeric else sympy.eye
+    NB = N.T @ B if numeric else N.T * B
+    F = _blocks([[A.T, Z(m, n)], [-NB, Z(r, n)], [Z(n, n), Z(n, n)]], numeric)
+    E = _blocks([[Z(m, n), Z(m, n)], [N.T, Z(r, n)], [Z(n, n), eye(n)]], numeric)
     return DiracStructure(F, E, cotangent_ports(names), check=False)
 
 
