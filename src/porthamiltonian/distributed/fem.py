@@ -118,6 +118,7 @@ class Discretization:
     conditions: dict[str, tuple[Condition, ...]]
     imposed: dict[int, int | None] = field(default_factory=dict)  # removed dof → input index
     port_sign: dict[str, float] = field(default_factory=dict)
+    partition: str = "primal"        # which fields are continuous (see .partition)
 
     @property
     def n_q(self) -> int:
@@ -137,6 +138,29 @@ class Discretization:
             if k is not None and u is not None:
                 ep[dof] = np.asarray(u, dtype=float)[k] * self._sign_of_dof(dof)
         return eq, ep
+
+    def strain_quadrature(self, pair: int, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        r"""Points ``(N, n)`` and weighted strains ``(…, N, n)`` of the stored field ``pair``.
+
+        The strain is the energy variable :math:`\alpha` of the effort (compliance)
+        field of the pair; :math:`\int_e \alpha\,g\,ds \approx \sum` ``vals·g(pts)``,
+        exact for the discrete field in the primal partition (Gauss states are
+        :math:`w_g\alpha_g`), GLL quadrature in the dual one.  ``x`` may hold one state
+        per row.  Imposed (removed) values count as zero.
+        """
+        x = np.asarray(x, dtype=float)
+        N, k = self.h1.mesh.elements, self.h1.degree
+        if self.partition == "primal":
+            Nq = self.l2.size
+            pts = self.l2.coords.reshape(N, k)
+            return pts, x[..., pair * Nq:(pair + 1) * Nq].reshape(*x.shape[:-1], N, k)
+        Np = self.h1.size
+        full = np.zeros((*x.shape[:-1], self.mp.size))
+        full[..., self.kept] = x[..., self.n_q:]
+        alpha = full[..., pair * Np:(pair + 1) * Np] / self.h1.weights  # x = w·α at a node
+        loc = self.h1.local_to_global
+        vals = alpha[..., loc] * (self.h1.mesh.sizes[:, None] * self.h1.ref_weights[None, :])
+        return self.h1.coords[loc], vals
 
     def _sign_of_dof(self, dof: int) -> float:
         Np = self.h1.size

@@ -26,9 +26,10 @@ from __future__ import annotations
 from typing import Any
 
 from .boundary import Condition, parse_end
-from .fem import EffortField, FlowField, Param, discretize
+from .fem import EffortField, FlowField, Param
 from .mesh import make_mesh
 from .model import DistributedModel
+from .partition import assemble
 from .wave import Coef, _check_degree
 
 __all__ = ["transmission_line", "LINE_ENDS"]
@@ -58,9 +59,9 @@ def transmission_line(length: float, L: Coef, C: Coef, R: Coef | None = None,
                      None if R is None else Param(R, "R", "Ω/m"))
     eff = EffortField("Q", "V", compliance=Param(C, "C", "F/m"),
                       conductance=None if G is None else Param(G, "G", "S/m"))
-    # σ = −1 (∂t Q = −∂s I); at the right end the current into the line is −I(L)
-    disc = discretize(mesh, degree, [flow], [eff], ends, sigma=-1.0,
-                      port_sign={"right": -1.0}, name="transmission line")
+    # σ = −1 (∂t Q = −∂s I); the current into the line is σ·n·I
+    disc = assemble(mesh, degree, [flow], [eff], ends, sigma=-1.0, signed="flow",
+                    name="transmission line")
     variables = {
         "energy": "Q: charge density (C/m); phi: flux density (Wb/m)",
         "coenergy": "V = Q/C' (V); I = phi/L' (A)",

@@ -37,11 +37,19 @@ class DistributedModel:
         self.degree = disc.h1.degree
 
     # ------------------------------------------------------------------ modes
-    def stiffness(self) -> sps.csr_array:
-        r""":math:`K = D^\top M_q^{-1} D` on the flow dofs that are states."""
+    def stiffness(self) -> tuple[sps.csr_array, np.ndarray]:
+        r"""``(K, m)``: stiffness and diagonal mass on the *velocity* dofs.
+
+        Primal partition (velocities in H¹): :math:`K = D^\top M_q^{-1} D`; dual
+        (velocities in L²): :math:`K = D M_p^{-1} D^\top`.  Both have the same non-zero
+        eigenvalues; using the velocity dofs makes the zero eigenvalues the rigid-body
+        motions only (a constant strain of a fixed–fixed string is a Casimir, not a mode).
+        """
         d = self.disc
         Dk = d.D[d.stored_rows][:, d.kept]
-        return sps.csr_array(Dk.T @ sps.diags_array(1.0 / d.mq) @ Dk)
+        if d.partition == "primal":
+            return sps.csr_array(Dk.T @ sps.diags_array(1.0 / d.mq) @ Dk), d.mp[d.kept]
+        return sps.csr_array(Dk @ sps.diags_array(1.0 / d.mp[d.kept]) @ Dk.T), d.mq
 
     def frequencies(self, n: int) -> np.ndarray:
         """The ``n`` lowest undamped natural frequencies (rad/s), rigid-body zeros included.
@@ -51,7 +59,8 @@ class DistributedModel:
         """
         if self.disc.n_q == 0:
             raise ModelError(f"{self.kind} has no oscillating modes; use decay_rates(n)")
-        return np.sqrt(lowest_eigenvalues(self.stiffness(), self.disc.mp[self.disc.kept], n))
+        K, m = self.stiffness()
+        return np.sqrt(lowest_eigenvalues(K, m, n))
 
     def decay_rates(self, n: int) -> np.ndarray:
         """The ``n`` lowest decay rates (1/s) of a purely dissipative model (heat)."""

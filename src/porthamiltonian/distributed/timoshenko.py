@@ -33,9 +33,10 @@ import numpy as np
 
 from ..errors import ModelError
 from .boundary import Condition, parse_end
-from .fem import EffortField, FlowField, Param, discretize
+from .fem import EffortField, FlowField, Param
 from .mesh import make_mesh
 from .model import DistributedModel
+from .partition import assemble
 from .wave import Coef, _check_degree
 
 __all__ = ["timoshenko", "BEAM_ENDS", "TimoshenkoModel"]
@@ -70,7 +71,7 @@ def timoshenko(length: float, rhoA: Coef, rhoI: Coef, EI: Coef, kGA: Coef, *,
     efforts = [EffortField("gamma", "F", compliance=Param(kGA, "kGA", "N", inverse=True)),
                EffortField("kappa", "M", compliance=Param(EI, "EI", "N·m²", inverse=True))]
     A0 = np.array([[0.0, -1.0], [0.0, 0.0]])  # ∂tγ = ∂s v − ω;  ∂t pθ = ∂s M + F
-    disc = discretize(mesh, degree, flows, efforts, ends, coupling=A0, name="timoshenko")
+    disc = assemble(mesh, degree, flows, efforts, ends, coupling=A0, name="timoshenko")
     variables = {
         "energy": "gamma: shear strain (–); kappa: curvature (1/m); pw: ρA ∂w/∂t (kg/s); "
                   "ptheta: ρI ∂θ/∂t (kg·m/s)",
@@ -99,11 +100,9 @@ class TimoshenkoModel(DistributedModel):
             flip = True
         else:
             raise ModelError("timoshenko.shape needs a clamped end to measure w and θ from")
-        x = np.asarray(x, dtype=float)
-        Nq, k, mesh = d.l2.size, d.h1.degree, d.h1.mesh
-        xg = x[..., :Nq].reshape(*x.shape[:-1], -1, k)
-        xk = x[..., Nq:2 * Nq].reshape(*x.shape[:-1], -1, k)
-        s_g = d.l2.coords.reshape(-1, k)
+        mesh = d.h1.mesh
+        s_g, xg = d.strain_quadrature(0, x)
+        _, xk = d.strain_quadrature(1, x)
         if flip:  # mirror s → L − s: γ and θ change sign, κ does not
             xg, xk = -xg[..., ::-1, :], xk[..., ::-1, :]
             lever = (s_g - mesh.nodes[:-1, None])[::-1]

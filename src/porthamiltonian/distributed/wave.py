@@ -34,9 +34,10 @@ from typing import Any
 import numpy as np
 
 from .boundary import Condition, parse_end
-from .fem import EffortField, FlowField, Param, discretize
+from .fem import EffortField, FlowField, Param
 from .mesh import make_mesh
 from .model import DistributedModel
+from .partition import assemble
 
 __all__ = ["wave", "string", "rod", "WAVE_ENDS"]
 
@@ -90,7 +91,7 @@ def wave(length: float, density: Coef = 1.0, stiffness: Coef = 1.0, *, elements:
     eff = EffortField("q", "F", compliance=Param(stiffness, k_name, "N", inverse=True),
                       viscosity=None if structural_damping is None
                       else Param(structural_damping, "structural_damping", "N·s"))
-    disc = discretize(mesh, degree, [flow], [eff], ends, name=kind)
+    disc = assemble(mesh, degree, [flow], [eff], ends, name=kind)
     variables = {
         "energy": "q: strain ε = ∂w/∂s (–); p: momentum density ρ ∂w/∂t (kg/s)",
         "coenergy": f"F = {k_name}·ε (N); v = p/{rho_name} (m/s)",
@@ -124,13 +125,13 @@ class WaveModel(DistributedModel):
         return self.disc.h1.mesh.nodes, _integrate_from_fixed_end(self, np.asarray(x, float), 0)
 
 
-def _integrate_from_fixed_end(model: DistributedModel, x: np.ndarray, field: int) -> np.ndarray:
+def _integrate_from_fixed_end(model: DistributedModel, x: np.ndarray, pair: int) -> np.ndarray:
     from ..errors import ModelError
 
     d = model.disc
-    Nq, k = d.l2.size, d.h1.degree
-    per_element = x[..., field * Nq:(field + 1) * Nq].reshape(*x.shape[:-1], -1, k).sum(-1)
-    fixed = [e for e in ("left", "right") if d.conditions[e][field] == Condition.FIXED]
+    _, vals = d.strain_quadrature(pair, x)
+    per_element = vals.sum(-1)
+    fixed = [e for e in ("left", "right") if d.conditions[e][pair] == Condition.FIXED]
     if not fixed:
         raise ModelError(f"{model.kind}: no fixed end to measure the displacement from; "
                          "integrate the velocity field in time instead")
