@@ -135,18 +135,6 @@ class DescriptorPHS:
     def n_constraints(self) -> int:
         return len(self.multipliers)
 
-    def _z(self, x: np.ndarray) -> np.ndarray:
-        if self.kind != "symbolic":
-            return np.asarray(self.core.Q @ x, dtype=float)
-        return self.core.gradient(x) if self._is_eye() else self._z_fun()(x)
-
-    def _z_fun(self) -> Any:
-        if not hasattr(self, "_zf"):
-            values = self.core.parameter_values()
-            f = sp.lambdify([list(self.core.x)], list(self.efforts.xreplace(values)), "numpy")
-            self._zf = lambda x: np.asarray(f(x), dtype=float)
-        return self._zf
-
     def _num(self, A: Any) -> np.ndarray:
         if isinstance(A, sp.MatrixBase):
             return np.array(A.xreplace(self.core.parameter_values()).tolist(), dtype=float)
@@ -161,25 +149,37 @@ class DescriptorPHS:
         return self._num(self.B)
 
     # ------------------------------------------------------------------ evaluation
+    def compile(self) -> Any:
+        """Generate (once) the numeric functions a DAE solver needs (``z``, ``Dz``, ``B(x)``,
+        the Jacobians of the structure): a
+        :class:`~porthamiltonian.simulate.dae_compiled.CompiledDescriptor`."""
+        if getattr(self, "_compiled", None) is None:
+            from .simulate.dae_compiled import CompiledDescriptor
+
+            self._compiled = CompiledDescriptor(self)
+        return self._compiled
+
     def residual(self, x: Any, xdot: Any, lam: Any = None, u: Any = None) -> np.ndarray:
-        """Residual ``[E ẋ − (J−R)z − Bλ − (G−P)u; Bᵀz]`` of the DAE (zero on solutions)."""
-        num = self.core.compile()
+        """Residual ``[E ẋ − (J−R)z − B(x)λ − (G−P)u; B(x)ᵀz]`` of the DAE (zero on
+        solutions); ``B`` may depend on the state."""
+        num = self.compile()
         x = np.asarray(x, dtype=float)
-        z = self._z(x)
-        u = num._u(u)
+        z = num.z(x)
+        u = self.core.compile()._u(u)
         lam = np.zeros(self.n_constraints) if lam is None else np.asarray(lam, dtype=float)
-        JR = num.matrix("J", x) - num.matrix("R", x)
-        GP = num.matrix("G", x) - num.matrix("P", x)
-        B = self._B_num
-        dyn = self._E_num @ np.asarray(xdot, dtype=float) - JR @ z - B @ lam - GP @ u
-        return np.concatenate([dyn, B.T @ z])
+        dyn = num.E @ np.asarray(xdot, dtype=float) - num.f(x, z, lam, u)
+        return np.concatenate([dyn, num.c(x, z)])
+
+    def constraint(self, x: Any) -> np.ndarray:
+        """``B(x)ᵀ z(x)``, one entry per multiplier (zero on the constraint manifold)."""
+        num = self.compile()
+        x = np.asarray(x, dtype=float)
+        return num.c(x, num.z(x))
 
     def output(self, x: Any, u: Any = None) -> np.ndarray:
-        num = self.core.compile()
+        """``y = (G+P)ᵀz + (M+S)u``."""
         x = np.asarray(x, dtype=float)
-        z, u = self._z(x), num._u(u)
-        return (num.matrix("G", x) + num.matrix("P", x)).T @ z + (
-            num.matrix("M", x) + num.matrix("S", x)) @ u
+        return self.compile().output(x, self.core.compile()._u(u))
 
     def energy(self, x: Any) -> float:
         """``H(x)``; for ``Q`` given, ``½ xᵀEᵀQx``."""

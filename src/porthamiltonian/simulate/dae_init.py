@@ -1,0 +1,142 @@
+r"""Consistent initial values of a descriptor pH system.
+
+For :math:`E\dot x = f(x, z(x), \lambda, u)`, :math:`0 = c(x) = B(x)^\top z(x)`, a
+consistent point :math:`(x_0, \lambda_0, \dot x_0)` at :math:`t_0` satisfies
+
+1. the algebraic equations :math:`L^\top f = 0` (:math:`L` spans :math:`\ker E^\top`):
+   they fix the algebraic part :math:`N a` of the state (:math:`N` spans
+   :math:`\ker E`); the user's values of those components are replaced;
+2. the hidden constraint :math:`\tfrac{d}{dt}c = C(x)\,\dot x = 0` with
+   :math:`C = \partial c/\partial x` and :math:`\dot x = E^{+} f`: it fixes
+   :math:`\lambda` (the constraint force needed to stay on the constraint);
+3. the constraint itself, :math:`c(x_0) = 0`.
+
+(1) and (2) are solved together for :math:`(a, \lambda)` (MINPACK ``hybr`` through
+:func:`scipy.optimize.root`).  (3) involves the *differential* states, whose initial
+values are the user's data: a violation is reported naming the constraint (by its
+multiplier) and the states it involves, never repaired silently — moving a
+differential state would change the initial energy.  The solve of (1)–(2) assumes
+the constraints do not involve the derivatives of algebraic states
+(:math:`C N = 0`), which holds for the index-1 and Hessenberg index-2 systems
+(mechanical constraints, circuit loops) these solvers are meant for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.optimize as so
+
+from ..errors import ModelError
+from .dae_compiled import CompiledDescriptor, _dense
+from .inputs import InputSignal
+
+__all__ = ["consistent_point", "check_constraints", "CONSTRAINT_TOL"]
+
+#: Relative tolerance of ``|B(x)ᵀz| ≤ tol · Σ|B||z|`` for an initial state.
+CONSTRAINT_TOL = 1e-9
+
+
+class _Pinv:
+    """``v = E⁺ r`` (identity fast path; dense pseudo-inverse computed once)."""
+
+    def __init__(self, E: Any) -> None:
+        Ed = _dense(E)
+        self.eye = bool(np.array_equal(Ed, np.eye(Ed.shape[0])))
+        self.P = None if self.eye else np.linalg.pinv(Ed)
+
+    def __call__(self, r: np.ndarray) -> np.ndarray:
+        return r if self.eye else self.P @ r
+
+
+def _pinv(model: CompiledDescriptor) -> _Pinv:
+    if not hasattr(model, "_pinv"):
+        model._pinv = _Pinv(model.E)  # type: ignore[attr-defined]
+    return model._pinv  # type: ignore[attr-defined]
+
+
+def consistent_point(
+    model: CompiledDescriptor, t: float, x: np.ndarray, signal: InputSignal,
+    lam_guess: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(x, λ, ẋ)`` with the algebraic states and ``λ`` made consistent at time ``t``.
+
+    Raises :class:`ModelError` naming the algebraic states / constraints when no
+    consistent values are found (index > 1 after reduction, or a singular system).
+    """
+    N, L, k = model.algebraic, model.left_kernel, model.k
+    na = N.shape[1]
+    pinv = _pinv(model)
+    x = np.asarray(x, dtype=float)
+    lam0 = np.zeros(k) if lam_guess is None else np.asarray(lam_guess, dtype=float)
+
+    def point(v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        xa = x + N @ v[:na]
+        lam = v[na:]
+        u = signal(t, xa)
+        F = model.f(xa, model.z(xa), lam, u)
+        return xa, lam, F
+
+    def equations(v: np.ndarray) -> np.ndarray:
+        xa, _, F = point(v)
+        parts = [L.T @ F]
+        if k:
+            parts.append(np.asarray(model.constraint_jacobian(xa) @ pinv(F)).reshape(k))
+        return np.concatenate(parts)
+
+    if na + k == 0:
+        u = signal(t, x)
+        return x.copy(), lam0, pinv(model.f(x, model.z(x), lam0, u))
+    v0 = np.concatenate([np.zeros(na), lam0])
+    sol = so.root(equations, v0, method="hybr", options={"xtol": 1e-14})
+    res = equations(sol.x)
+    scale = 1.0 + float(np.max(np.abs(sol.x), initial=0.0))
+    if not np.all(np.isfinite(res)) or np.max(np.abs(res), initial=0.0) > 1e-8 * scale:
+        raise ModelError(
+            f"no consistent initial values at t = {t:g} s for {_unknowns_text(model)} "
+            f"({sol.message.strip()}); the DAE may be of index > 1 in these variables or "
+            "singular (a constraint that the multipliers cannot enforce, an algebraic "
+            "state no equation determines) — check E, B and the resistive structure"
+        )
+    xa, lam, F = point(sol.x)
+    return xa, lam, pinv(F)
+
+
+def _unknowns_text(model: CompiledDescriptor) -> str:
+    parts = []
+    N = model.algebraic
+    if N.shape[1]:
+        rows = [int(np.argmax(np.abs(N[:, j]))) for j in range(N.shape[1])]
+        parts.append("the algebraic state(s) " + ", ".join(model.states[i] for i in rows))
+    if model.k:
+        parts.append("the multiplier(s) " + ", ".join(model.multipliers))
+    return " and ".join(parts)
+
+
+def check_constraints(model: CompiledDescriptor, x: np.ndarray, what: str = "x0") -> None:
+    """Raise :class:`ModelError` if ``x`` violates ``B(x)ᵀz(x) = 0``, naming the
+    constraint (multiplier) and the states it involves."""
+    if not model.k:
+        return
+    z = model.z(x)
+    B = _dense(model.B(x))
+    c = B.T @ z
+    scale = np.abs(B).T @ np.abs(z)
+    bad = np.flatnonzero(np.abs(c) > CONSTRAINT_TOL * np.maximum(scale, 1e-300))
+    bad = [i for i in bad if abs(c[i]) > 1e-300]
+    if not bad:
+        return
+    C = _dense(model.constraint_jacobian(x))
+    lines = []
+    for i in bad:
+        involved = [model.states[j] for j in np.flatnonzero(C[i])] or ["(none)"]
+        lines.append(f"constraint '{model.multipliers[i]}' (0 = B[:, {i}]ᵀ z, involving "
+                     f"{', '.join(involved)}): B[:, {i}]ᵀ z = {c[i]:.3g}")
+    raise ModelError(
+        f"{what} violates {'; '.join(lines)}. Constrained states are not repaired "
+        "automatically (that would change the initial energy): give an initial state on "
+        "the constraint (e.g. velocities compatible with the joints, equal voltages across "
+        "parallel capacitors)",
+        problems=[m.split(" (")[0] for m in lines],
+    )

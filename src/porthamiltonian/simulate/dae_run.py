@@ -1,0 +1,240 @@
+r"""``simulate(descriptor_system, ...)``: the driver for descriptor pH systems (pH-DAEs).
+
+:func:`porthamiltonian.simulate` hands a :class:`~porthamiltonian.DescriptorPHS` to
+:func:`simulate_descriptor`.  Steps:
+
+1. compile the model once (:class:`.dae_compiled.CompiledDescriptor`);
+2. make the initial point consistent (:mod:`.dae_init`): algebraic states and
+   multipliers are computed from ``x0``; a violated constraint ``B(x0)ᵀz(x0) ≠ 0``
+   raises :class:`~porthamiltonian.ModelError` naming it;
+3. integrate with fixed steps of at most ``dt`` (default ``(t1 − t0)/1000``; steps land
+   on ``t1`` and on ``t_eval``) by the structure-preserving midpoint / discrete-gradient
+   step (:mod:`.dae_midpoint`; a step whose Newton iteration fails is halved, down to
+   ``dt·2⁻¹⁰``), or hand the DAE to SUNDIALS IDA (:mod:`.dae_ida`);
+4. at every saved point of a model with algebraic states, those states are made
+   consistent again (the step equations hold at midpoints; the algebraic components
+   at the grid points carry no energy, :math:`\nabla H^\top N = z^\top E N = 0`).
+
+Returns a :class:`.dae_result.DAEResult`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import ModelError, SimulationError
+from .dae_compiled import CompiledDescriptor
+from .dae_init import check_constraints, consistent_point
+from .dae_midpoint import DAE_METHODS, DAEMidpoint
+from .dae_result import DAEResult
+from .inputs import InputSignal, make_signal
+from .newton import NewtonFailure
+from .recorder import Recorder
+
+__all__ = ["simulate_descriptor", "DESCRIPTOR_METHODS"]
+
+DESCRIPTOR_METHODS = (*DAE_METHODS, "ida")
+MAX_HALVINGS = 10
+#: options of :func:`porthamiltonian.simulate` that only explicit systems support
+_EXPLICIT_ONLY = ("modulation", "events", "stream")
+
+
+class _View:
+    """What :class:`.Recorder` reads from a run (``n``, ``m``, ``u(t, x)``, ``num``)."""
+
+    def __init__(self, model: CompiledDescriptor, signal: InputSignal) -> None:
+        self.num, self.signal = model, signal
+        self.n, self.m = model.n, model.m
+
+    def u(self, t: float, x: np.ndarray) -> np.ndarray:
+        return self.signal(t, x)
+
+
+def simulate_descriptor(
+    system: Any,
+    t_span: Sequence[float],
+    x0: Any = None,
+    u: Any = None,
+    method: str = "midpoint",
+    dt: float | None = None,
+    rtol: float = 1e-8,
+    atol: float = 1e-10,
+    t_eval: Sequence[float] | None = None,
+    save_every: int = 1,
+    newton_tol: float | None = None,
+    max_newton: int = 20,
+    **options: Any,
+) -> DAEResult:
+    r"""Simulate :math:`E\dot x = (J-R)z + B(x)\lambda + (G-P)u`, :math:`0 = B(x)^\top z`.
+
+    Parameters are those of :func:`porthamiltonian.simulate`; ``method`` is
+    ``"midpoint"`` (default), ``"discrete_gradient"`` or ``"ida"``.  ``dt`` is the fixed
+    step of the first two (default ``(t1 − t0)/1000``); ``rtol``, ``atol`` are IDA's
+    tolerances.  ``x0`` gives the differential states; algebraic states (directions in
+    ``ker E``) and the multipliers are computed.  ``progress`` (callable of ``t``) is
+    honoured; ``modulation``, ``events`` and ``stream`` are not available for DAEs.
+
+    Raises
+    ------
+    ModelError
+        Unknown method, ``x0`` off a constraint (named), no consistent algebraic values.
+    SimulationError
+        Newton failure below the minimum step, NaN/Inf, or IDA failure; ``.partial``
+        holds the results up to ``.t_reached``.
+    """
+    from .run import initial_state
+
+    given = [k for k in _EXPLICIT_ONLY if options.get(k) is not None]
+    if given:
+        raise ModelError(f"{', '.join(given)} not available for a DescriptorPHS; reduce it "
+                         "with system.to_phs() when an explicit form exists")
+    if method not in DESCRIPTOR_METHODS:
+        raise ModelError(f"method {method!r} cannot simulate a DescriptorPHS (a DAE); choose "
+                         f"one of {', '.join(DESCRIPTOR_METHODS)}, or reduce the system with "
+                         "system.to_phs() when an explicit form exists")
+    t0, t1 = (float(v) for v in t_span)
+    if not (math.isfinite(t0) and math.isfinite(t1) and t1 > t0):
+        raise ModelError(f"t_span must be (t0, t1) with t1 > t0, got ({t0:g}, {t1:g})")
+    if dt is not None and not (dt > 0 and math.isfinite(dt)):
+        raise ModelError(f"dt must be a positive number of seconds, got {dt!r}")
+    if int(save_every) < 1:
+        raise ModelError(f"save_every must be a positive integer, got {save_every!r}")
+    model = system.compile()
+    signal = make_signal(u, list(system.inputs))
+    x, lam0, xdot0 = consistent_point(model, t0, initial_state(x0, list(system.states)),
+                                      signal)
+    check_constraints(model, x)
+    h = float(dt) if dt is not None else (t1 - t0) / 1000.0
+    grid, save = _grid(t0, t1, h, t_eval, int(save_every))
+    rec = Recorder(_View(model, signal), list(system.states), list(system.inputs),
+                   list(system.outputs), method)
+    series = _Series(model, int(save.sum()) + (0 if save[0] else 1))
+    if method == "ida":
+        from .dae_ida import run_ida
+
+        t_out = grid[save] if save[0] else np.concatenate([[t0], grid[save]])
+        return run_ida(model, signal, rec, series, t0, t_out, x, lam0, xdot0, rtol, atol)
+    stepper = DAEMidpoint(model, signal, discrete_gradient=method == "discrete_gradient",
+                          newton_tol=1e-12 if newton_tol is None else float(newton_tol),
+                          max_newton=int(max_newton))
+    return _run_steps(stepper, model, signal, rec, series, grid, save, x, lam0,
+                      h * 2.0**-MAX_HALVINGS, options.get("progress"))
+
+
+def _grid(t0: float, t1: float, h: float, t_eval: Sequence[float] | None, every: int
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Step times (steps ≤ ``h``, landing on ``t_eval`` and ``t1``) and the saved ones."""
+    stops = [t1] if t_eval is None else [float(t) for t in t_eval if t > t0]
+    if t_eval is not None:
+        te = np.asarray(t_eval, dtype=float)
+        if te.size == 0 or np.any(np.diff(te) <= 0) or te[0] < t0 or te[-1] > t1:
+            raise ModelError("t_eval must be increasing times within t_span")
+    points, flags, prev = [np.array([t0])], [np.array([t_eval is None or t_eval[0] == t0])], t0
+    for stop in stops:
+        n = max(1, math.ceil((stop - prev) / h - 1e-9))
+        points.append(np.linspace(prev, stop, n + 1)[1:])
+        flag = np.zeros(n, dtype=bool)
+        if t_eval is None:
+            flag[every - 1::every] = True
+        flag[-1] = True
+        flags.append(flag)
+        prev = stop
+    return np.concatenate(points), np.concatenate(flags)
+
+
+class _Series:
+    """Multipliers and constraint residuals at the saved points."""
+
+    def __init__(self, model: CompiledDescriptor, size: int) -> None:
+        self.model = model
+        self.lam = np.zeros((size, model.k))
+        self.residual = np.zeros(size)
+        self.node = np.zeros(size)
+        self.count = 0
+
+    def add(self, x: np.ndarray, lam: np.ndarray, residual: float) -> None:
+        if self.count >= self.residual.size:  # a failure point beyond the plan
+            self.lam = np.vstack([self.lam, np.zeros((1, self.model.k))])
+            self.residual, self.node = np.append(self.residual, 0.0), np.append(self.node, 0.0)
+        k = self.count
+        self.lam[k], self.residual[k] = lam, residual
+        c = self.model.c(x, self.model.z(x))
+        self.node[k] = float(np.max(np.abs(c), initial=0.0))
+        self.count += 1
+
+    def result(self, rec: Recorder, **kw: Any) -> DAEResult:
+        c = self.count
+        return DAEResult.from_result(
+            rec.result(**kw), multipliers=list(self.model.multipliers), lam=self.lam[:c].copy(),
+            constraint_residual=self.residual[:c].copy(), node_constraint=self.node[:c].copy())
+
+
+def _advance(stepper: DAEMidpoint, t: float, x: np.ndarray, h: float, h_min: float
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """One step (halved while Newton fails): ``(x, λ_mid, [W_s, W_d, ΔH, iters], res)``."""
+    try:
+        x1, lam, info, res = stepper.step(t, x, h)
+        return x1, lam, np.array([info.supplied, info.dissipated, info.delta_H,
+                                  info.newton_iterations]), res
+    except (NewtonFailure, np.linalg.LinAlgError, RuntimeError) as err:
+        if 0.5 * h < h_min * (1 - 1e-12):
+            raise NewtonFailure(str(err)) from None
+    xa, _, a, ra = _advance(stepper, t, x, 0.5 * h, h_min)
+    xb, lam, b, rb = _advance(stepper, t + 0.5 * h, xa, 0.5 * h, h_min)
+    return xb, lam, a + b, max(ra, rb)
+
+
+def _run_steps(stepper: DAEMidpoint, model: CompiledDescriptor, signal: InputSignal,
+               rec: Recorder, series: _Series, grid: np.ndarray, save: np.ndarray,
+               x: np.ndarray, lam: np.ndarray, h_min: float, progress: Any) -> DAEResult:
+    rec.allocate(series.residual.size)
+    rec.record(grid[0], x)
+    series.add(x, lam, float(np.max(np.abs(model.c(x, model.z(x))), initial=0.0)))
+    acc = np.zeros(4)  # work supplied, dissipated, ΔH, Newton iterations since last save
+    worst = 0.0
+    iters = 0
+    algebraic = model.algebraic.shape[1] > 0
+    for k in range(grid.size - 1):
+        t, h = grid[k], grid[k + 1] - grid[k]
+        try:
+            with np.errstate(all="ignore"):
+                x_new, lam, work, res = _advance(stepper, t, x, h, h_min)
+        except NewtonFailure as err:
+            raise _failure(rec, series, t, x, lam, iters, "Newton did not converge at "
+                           f"t = {t:.6g} s even with the step reduced to {h_min:.3g} s "
+                           f"({err}); try a smaller dt or method='ida'") from None
+        if not np.all(np.isfinite(x_new)) or not np.all(np.isfinite(lam)):
+            raise _failure(rec, series, t, x, lam, iters, "the state or a multiplier became "
+                           f"NaN/Inf in the step from t = {t:.6g} s; the step may be too "
+                           "large or the constraint singular there")
+        x = x_new
+        acc += work
+        worst = max(worst, res)
+        iters += int(work[3])
+        if save[k + 1]:
+            x_out = consistent_point(model, grid[k + 1], x, signal, lam)[0] if algebraic else x
+            rec.record(grid[k + 1], x_out, np.array([acc[0], acc[1],
+                                                      acc[2] - (acc[0] - acc[1])]))
+            series.add(x_out, lam, worst)
+            x = x_out
+            acc[:] = 0.0
+            worst = 0.0
+        if progress is not None:
+            progress(grid[k + 1])
+    return series.result(rec, nsteps=grid.size - 1, newton_iterations=iters)
+
+
+def _failure(rec: Recorder, series: _Series, t: float, x: np.ndarray, lam: np.ndarray,
+             iters: int, message: str) -> SimulationError:
+    if rec.last_time() != t:
+        with np.errstate(all="ignore"):
+            rec.record(t, x, None)
+        series.add(x, lam, float("nan"))
+    states = ", ".join(f"{s}={v:.6g}" for s, v in zip(rec.states[:6], x[:6], strict=False))
+    message = f"{message}; state there: {states}"
+    partial = series.result(rec, newton_iterations=iters, message=message, success=False)
+    return SimulationError(message, t_reached=t, partial=partial)
