@@ -16,6 +16,7 @@ from test_dae_models import (
 )
 
 from porthamiltonian import ModelError
+from porthamiltonian.descriptor import DescriptorPHS
 from porthamiltonian.simulate import simulate
 
 G_ACC, LENGTH, MASS = 9.81, 1.0, 1.0
@@ -168,3 +169,15 @@ def test_result_gives_multipliers_and_constraint_residuals_by_name(tmp_path):
     assert "lambda:link" in header and "constraint_residual" in header
     with pytest.raises(KeyError, match="multipliers: link"):
         res["nothing"]
+
+
+def test_initial_rod_force_and_undetermined_algebraic_state():
+    """λ0 from the hidden constraint is the static tension m g cos θ0 of a pendulum
+    released at rest; an algebraic state no equation determines is named."""
+    theta0 = 0.7
+    res = simulate(cartesian_pendulum(MASS, G_ACC), (0.0, 0.01), pendulum_x0(theta0), dt=1e-3)
+    assert -res["rod"][0] * LENGTH == pytest.approx(MASS * G_ACC * np.cos(theta0), rel=1e-12)
+    floating = DescriptorPHS(E=np.diag([1.0, 0.0]), J=np.zeros((2, 2)), R=np.diag([1.0, 0.0]),
+                             Q=np.eye(2), states=["q", "v_floating"])
+    with pytest.raises(ModelError, match="v_floating is not determined"):
+        simulate(floating, (0.0, 1.0), {"q": 1.0}, dt=0.1)

@@ -99,8 +99,30 @@ def consistent_point(
             "singular (a constraint that the multipliers cannot enforce, an algebraic "
             "state no equation determines) — check E, B and the resistive structure"
         )
+    _check_determined(model, equations, sol.x, na)
     xa, lam, F = point(sol.x)
     return xa, lam, pinv(F)
+
+
+def _check_determined(model: CompiledDescriptor, equations: Any, v: np.ndarray,
+                      na: int) -> None:
+    """The algebraic unknowns must be fixed by the equations (index ≤ 1 in them, hidden
+    constraint solvable for λ): a rank-deficient Jacobian means some are free."""
+    step = 1e-7 * (1.0 + np.abs(v))
+    cols = [(equations(v + step[j] * e) - equations(v - step[j] * e)) / (2 * step[j])
+            for j, e in enumerate(np.eye(v.size))]
+    A = np.column_stack(cols)
+    _, s, Vt = np.linalg.svd(A)
+    if s.size and s[-1] > 1e-10 * max(1.0, s[0]):
+        return
+    free = int(np.argmax(np.abs(Vt[-1])))
+    names = [model.states[int(np.argmax(np.abs(model.algebraic[:, j])))] for j in range(na)]
+    names += [f"multiplier '{m}'" for m in model.multipliers]
+    raise ModelError(
+        f"{names[free]} is not determined by the equations (the algebraic equations / "
+        "hidden constraints are singular in it): the DAE is not index 1 after reduction — "
+        "give that state a storage or a resistive path, or remove a redundant constraint"
+    )
 
 
 def _unknowns_text(model: CompiledDescriptor) -> str:
