@@ -7,6 +7,7 @@ functions asserted in the tests follow from circuit/mechanics theory, not from o
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sps
 import sympy as sp
 
 from porthamiltonian import PHS
@@ -92,3 +93,19 @@ def pendulum(m: float = 0.5, ell: float = 0.8, g: float = 9.81, c: float = 0.05)
     return PHS(J=[[0, 1], [-1, 0]], R=[[0, 0], [0, c]], G=[[0], [1]],
                hamiltonian=p**2 / (2 * m * ell**2) + m * g * ell * (1 - sp.cos(th)),
                states=["theta", "p"], inputs=["tau"], outputs=["omega"])
+
+
+def sparse_chain(N: int, k: float = 50.0, m: float = 0.2, c: float = 0.05) -> PHS:
+    """N masses joined by N springs (the first to a wall), each mass damped to ground."""
+    n = 2 * N
+    J = sps.lil_array((n, n))
+    for i in range(N):          # states: q_i (spring i), p_i (mass i)
+        J[2 * i, 2 * i + 1] = 1.0        # q̇_i = v_i − v_{i−1}
+        if i > 0:
+            J[2 * i, 2 * i - 1] = -1.0
+    J = sps.csr_array(J)
+    J = J - J.T
+    R = sps.diags_array([0.0, c] * N).tocsr()
+    Q = sps.diags_array([k, 1 / m] * N).tocsr()
+    G = sps.csr_array(([1.0], ([n - 1], [0])), shape=(n, 1))
+    return PHS(J=J, R=R, G=G, Q=Q, inputs=["F"], outputs=["v"])

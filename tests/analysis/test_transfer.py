@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse as sps
 import sympy as sp
-from an_systems import dc_motor, series_rlc, series_rlc_symbolic, two_mass, two_mass_impedance
+from an_systems import (
+    dc_motor,
+    series_rlc,
+    series_rlc_symbolic,
+    sparse_chain,
+    two_mass,
+    two_mass_impedance,
+)
 
 from porthamiltonian import PHS, ModelError
 from porthamiltonian import analysis as an
@@ -91,24 +97,8 @@ def test_two_mass_chain_velocities_per_forces_is_the_inverse_impedance():
     np.testing.assert_allclose(tf(s)[:, 1, 0], tf(s)[:, 0, 1], rtol=1e-10)
 
 
-def _sparse_chain(N: int, k: float = 50.0, m: float = 0.2, c: float = 0.05) -> PHS:
-    """N masses joined by N springs (the first to a wall), each mass damped to ground."""
-    n = 2 * N
-    J = sps.lil_array((n, n))
-    for i in range(N):          # states: q_i (spring i), p_i (mass i)
-        J[2 * i, 2 * i + 1] = 1.0        # q̇_i = v_i − v_{i−1}
-        if i > 0:
-            J[2 * i, 2 * i - 1] = -1.0
-    J = sps.csr_array(J)
-    J = J - J.T
-    R = sps.diags_array([0.0, c] * N).tocsr()
-    Q = sps.diags_array([k, 1 / m] * N).tocsr()
-    G = sps.csr_array(([1.0], ([n - 1], [0])), shape=(n, 1))
-    return PHS(J=J, R=R, G=G, Q=Q, inputs=["F"], outputs=["v"])
-
-
 def test_sparse_path_equals_dense_path():
-    sys = _sparse_chain(150)
+    sys = sparse_chain(150)
     assert sys.kind == "sparse"
     dense = PHS(**{k: v.toarray() for k, v in sys.matrices().items()}, Q=sys.Q.toarray(),
                 inputs=["F"], outputs=["v"])

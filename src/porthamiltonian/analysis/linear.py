@@ -102,7 +102,7 @@ class LinearSystem:
             tuple(range(len(self.inputs))), tuple(("y", i) for i in range(len(self.outputs)))
         )
         cols = _positions(inputs, self.inputs, "input")
-        tokens = _output_tokens(outputs, self)
+        tokens = _output_tokens(outputs, self.outputs, self.states, self.Q is not None)
         rows_C, rows_D, names = [], [], []
         for kind, i in tokens:
             if kind == "y":
@@ -127,29 +127,17 @@ class LinearSystem:
         """``(A, B, C, D)`` as SymPy matrices; parameters of a symbolic PHS stay symbols."""
         src = self.source
         if isinstance(src, PHS) and src.symbolic:
-            A, B, C, D, Hxx = _symbolic_jacobians(src, self.x0, self.u0)
-        else:
-            if self.n_states > 60:
-                raise ModelError(
-                    f"{self.n_states} states: too many for a symbolic transfer function; "
-                    "evaluate it numerically"
-                )
-            # numeric matrices: the selection is already applied to B, C, D
-            return tuple(_sym_numbers(mx.to_dense(M)) for M in (self.A, self.B, self.C, self.D))
-        cols, tokens = self.selection or (
-            tuple(range(B.shape[1])), tuple(("y", i) for i in range(C.shape[0]))
-        )
-        rows_C, rows_D = [], []
-        for kind, i in tokens:
-            if kind == "y":
-                rows_C.append(C[i, :])
-                rows_D.append(D[i, :])
-            else:
-                rows_C.append(sp.eye(A.rows)[i, :] if kind == "x" else Hxx[i, :])
-                rows_D.append(sp.zeros(1, D.shape[1]))
-        Cs = sp.Matrix.vstack(*rows_C) if rows_C else sp.zeros(0, A.rows)
-        Ds = sp.Matrix.vstack(*rows_D) if rows_D else sp.zeros(0, D.shape[1])
-        return A, B[:, list(cols)], Cs, Ds[:, list(cols)]
+            cols, tokens = self.selection or (
+                tuple(range(len(self.inputs))), tuple(("y", i) for i in range(len(self.outputs)))
+            )
+            return _symbolic_quadruple(src, self.x0, self.u0, list(cols), tokens)
+        if self.n_states > 60:
+            raise ModelError(
+                f"{self.n_states} states: too many for a symbolic transfer function; "
+                "evaluate it numerically"
+            )
+        # numeric matrices: the selection is already applied to B, C, D
+        return tuple(_sym_numbers(mx.to_dense(M)) for M in (self.A, self.B, self.C, self.D))
 
 
 # ---------------------------------------------------------------------- construction
@@ -307,27 +295,29 @@ def _positions(sel: Selector, names: Sequence[str], what: str) -> list[int]:
     return out
 
 
-def _output_tokens(sel: Selector, lin: LinearSystem) -> list[tuple[str, int]]:
+def _output_tokens(sel: Selector, outputs: Sequence[str], states: Sequence[str],
+                   has_h: bool) -> list[tuple[str, int]]:
+    """Resolve output selectors to ``("y" | "x" | "z", position)`` tokens."""
     if sel is None:
-        return [("y", i) for i in range(len(lin.outputs))]
+        return [("y", i) for i in range(len(outputs))]
     items = [sel] if isinstance(sel, (str, int, np.integer)) else list(sel)
     tokens: list[tuple[str, int]] = []
     for item in items:
         if isinstance(item, (int, np.integer)):
-            tokens += [("y", i) for i in _positions(int(item), lin.outputs, "output")]
-        elif item in lin.outputs or any(o.startswith(f"{item}[") for o in lin.outputs):
-            tokens += [("y", i) for i in resolve(item, lin.outputs, "output")]
+            tokens += [("y", i) for i in _positions(int(item), outputs, "output")]
+        elif item in outputs or any(o.startswith(f"{item}[") for o in outputs):
+            tokens += [("y", i) for i in resolve(item, outputs, "output")]
         elif item.startswith(COENERGY):
-            if lin.Q is None:
+            if not has_h:
                 raise ModelError(f"output {item!r}: this system has no Hamiltonian; select "
                                  "outputs or states")
-            tokens += [("z", i) for i in resolve(item[len(COENERGY):], lin.states, "state")]
-        elif item in lin.states or any(s.startswith(f"{item}[") for s in lin.states):
-            tokens += [("x", i) for i in resolve(item, lin.states, "state")]
+            tokens += [("z", i) for i in resolve(item[len(COENERGY):], states, "state")]
+        elif item in states or any(s.startswith(f"{item}[") for s in states):
+            tokens += [("x", i) for i in resolve(item, states, "state")]
         else:
             raise ModelError(
-                f"unknown output {item!r}: choose an output ({', '.join(lin.outputs)}), a "
-                f"state ({', '.join(lin.states[:8])}{'…' if lin.n_states > 8 else ''}) or "
+                f"unknown output {item!r}: choose an output ({', '.join(outputs)}), a "
+                f"state ({', '.join(states[:8])}{'…' if len(states) > 8 else ''}) or "
                 f"'{COENERGY}<state>' for a co-energy variable"
             )
     return tokens
@@ -350,8 +340,22 @@ def _sym_numbers(M: np.ndarray) -> sp.Matrix:
                       for v in np.asarray(M, dtype=float).ravel()])
 
 
-def _symbolic_jacobians(phs: PHS, x0: Any, u0: Any) -> tuple[sp.Matrix, ...]:
-    """Exact Jacobians of ``ẋ`` and ``y`` at the operating point, parameters kept."""
+def symbolic_state_space(phs: PHS, x0: Any = None, u0: Any = None, inputs: Selector = None,
+                         outputs: Selector = None
+                         ) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
+    """Exact ``(A, B, C, D)`` of a symbolic PHS at ``(x0, u0)``, parameters kept as symbols.
+
+    ``inputs``/``outputs`` select as in :meth:`LinearSystem.select`.  No parameter value
+    is needed; ``x0`` (default: the origin) must be an equilibrium for ``u0``.
+    """
+    cols = _positions(inputs, phs.inputs, "input")
+    tokens = _output_tokens(outputs, phs.outputs, phs.states, has_h=True)
+    return _symbolic_quadruple(phs, x0, u0, cols, tokens)
+
+
+def _symbolic_quadruple(phs: PHS, x0: Any, u0: Any, cols: Sequence[int],
+                        tokens: Sequence[tuple[str, int]]
+                        ) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
     x = sp.Matrix(phs.state_symbols)
     u = sp.Matrix(phs.input_symbols)
     mats = phs.matrices()
@@ -360,14 +364,27 @@ def _symbolic_jacobians(phs: PHS, x0: Any, u0: Any) -> tuple[sp.Matrix, ...]:
     h = (mats["G"] + mats["P"]).T * z + (mats["M"] + mats["S"]) * u
     at = {**dict(zip(phs.state_symbols, _exact(x0, phs.n_states), strict=True)),
           **dict(zip(phs.input_symbols, _exact(u0, phs.n_inputs), strict=True))}
+    f0 = f.xreplace(at).applyfunc(sp.simplify)
+    for name, val in zip(phs.states, f0, strict=True):
+        if val != 0:
+            raise ModelError(
+                f"the operating point is not an equilibrium: d{name}/dt = {val}; give x0 "
+                "with ẋ = 0 for u0"
+            )
 
     def jac(expr: sp.Matrix, v: sp.Matrix) -> sp.Matrix:
         if not len(expr) or not len(v):
             return sp.zeros(len(expr), len(v))
         return expr.jacobian(v).xreplace(at).applyfunc(sp.simplify)
 
-    Hxx = jac(z, x)
-    return jac(f, x), jac(f, u), jac(h, x), jac(h, u), Hxx
+    A, B, C, D, Hxx = jac(f, x), jac(f, u), jac(h, x), jac(h, u), jac(z, x)
+    n = phs.n_states
+    rows_C = [C[i, :] if k == "y" else sp.eye(n)[i, :] if k == "x" else Hxx[i, :]
+              for k, i in tokens]
+    rows_D = [D[i, :] if k == "y" else sp.zeros(1, D.shape[1]) for k, i in tokens]
+    Cs = sp.Matrix.vstack(*rows_C) if rows_C else sp.zeros(0, n)
+    Ds = sp.Matrix.vstack(*rows_D) if rows_D else sp.zeros(0, D.shape[1])
+    return A, B[:, list(cols)], Cs, Ds[:, list(cols)]
 
 
 def _exact(v: Any, n: int) -> list[sp.Expr]:

@@ -20,7 +20,8 @@ import scipy.sparse.linalg as spsla
 import sympy as sp
 
 from ..errors import ModelError
-from .linear import LinearSystem, Selector, linear_system
+from ..phs import PHS
+from .linear import LinearSystem, Selector, linear_system, symbolic_state_space
 
 #: Complex entries per batch of the dense evaluation (k·n² ≤ this): about 64 MB.
 _BATCH_ENTRIES = 4_000_000
@@ -76,13 +77,7 @@ class TransferFunction:
 
         Parameters of a symbolic PHS stay symbols.  Each entry is cancelled and factored.
         """
-        A, B, C, D = self.linear.symbolic_matrices()
-        n = A.rows
-        if n == 0:
-            return sp.Matrix(D)
-        X = (LAPLACE_S * sp.eye(n) - A).LUsolve(B)
-        G = C * X + D
-        return G.applyfunc(lambda e: sp.factor(sp.cancel(sp.together(e))))
+        return symbolic_transfer(*self.linear.symbolic_matrices())
 
     def poles(self) -> np.ndarray:
         """Eigenvalues of ``A`` (the poles, including uncontrollable/unobservable modes)."""
@@ -131,9 +126,21 @@ def transfer_function(
     -------
     TransferFunction or sympy.Matrix
     """
+    if symbolic and isinstance(system, PHS) and system.symbolic:
+        # parameters may have no values: stay in SymPy throughout
+        return symbolic_transfer(*symbolic_state_space(system, x0, u0, inputs, outputs))
     lin = linear_system(system, x0, u0).select(inputs, outputs)
     tf = TransferFunction(lin)
     return tf.symbolic() if symbolic else tf
+
+
+def symbolic_transfer(A: sp.Matrix, B: sp.Matrix, C: sp.Matrix, D: sp.Matrix) -> sp.Matrix:
+    """:math:`C(sI - A)^{-1}B + D` by a SymPy LU solve, each entry cancelled and factored."""
+    n = A.rows
+    if n == 0:
+        return sp.Matrix(D)
+    X = (LAPLACE_S * sp.eye(n) - A).LUsolve(B)
+    return (C * X + D).applyfunc(lambda e: sp.factor(sp.cancel(sp.together(e))))
 
 
 def _pole_error(s: complex) -> ModelError:
