@@ -105,3 +105,19 @@ def test_to_phs_with_E_and_constraints_is_repeatable_and_consistent():
     r0 = d.residual(x, xdot, [0.0], u)[:2]
     lam = np.linalg.lstsq(np.array([[1.0], [-1.0]]), r0, rcond=None)[0]
     np.testing.assert_allclose(d.residual(x, xdot, lam, u), 0.0, atol=1e-12)
+
+
+def test_state_dependent_constraint_matrix():
+    """B(x) = [0, 0, qx, qy]ᵀ (a rod along q): the constraint Bᵀz = q·p/m is evaluated at
+    each state, the residual contains the force λ q, and no explicit form is claimed."""
+    qx, qy, px, py = sp.symbols("qx qy px py", real=True)
+    m = 2.0
+    J = sp.Matrix([[0, 0, 1, 0], [0, 0, 0, 1], [-1, 0, 0, 0], [0, -1, 0, 0]])
+    d = DescriptorPHS(J=J, B=sp.Matrix([0, 0, qx, qy]), hamiltonian=(px**2 + py**2) / (2 * m),
+                      states=["qx", "qy", "px", "py"])
+    x = np.array([0.6, -0.8, 0.4, 0.5])
+    assert d.constraint(x)[0] == pytest.approx((0.6 * 0.4 - 0.8 * 0.5) / m, rel=1e-15)
+    r = d.residual(x, [0.2, 0.25, 0.0, 0.0], [1.5])
+    np.testing.assert_allclose(r[:4], [0.0, 0.0, -1.5 * 0.6, 1.5 * 0.8], atol=1e-15)
+    with pytest.raises(NoExplicitFormError, match="depends on the state"):
+        d.to_phs()
