@@ -48,12 +48,27 @@ class Condition(Enum):
         return self in (Condition.FORCE, Condition.VELOCITY)
 
 
-def parse_end(spec: str, keywords: Mapping[str, Sequence[Condition]], end: str,
-              model: str) -> tuple[Condition, ...]:
-    """The conditions of one end from a model keyword; ModelError listing the choices."""
+def parse_end(spec: str | Sequence[str], keywords: Mapping[str, Sequence[Condition]],
+              end: str, model: str) -> tuple[Condition, ...]:
+    """The conditions of one end: a model keyword, or one condition name per field.
+
+    ``spec`` is a key of ``keywords`` (``"clamped"``) or a tuple of the names in
+    :class:`Condition` (``("velocity", "free")``: translation driven, rotation free).
+    Raises :class:`ModelError` listing the choices.
+    """
+    n = len(next(iter(keywords.values())))
+    if isinstance(spec, (tuple, list)):
+        names = [c.value for c in Condition]
+        if len(spec) != n or any(s not in names for s in spec):
+            raise ModelError(
+                f"{model}: {end}={tuple(spec)!r} must name {n} condition(s), one per field, "
+                f"each one of {', '.join(repr(v) for v in names)}"
+            )
+        return tuple(Condition(s) for s in spec)
     if not isinstance(spec, str) or spec not in keywords:
         raise ModelError(
             f"{model}: {end}={spec!r} is not a boundary condition of this model; choose one of "
-            f"{', '.join(repr(k) for k in keywords)}"
+            f"{', '.join(repr(k) for k in keywords)}, or a tuple of {n} of "
+            f"{', '.join(repr(c.value) for c in Condition)}"
         )
     return tuple(keywords[spec])
