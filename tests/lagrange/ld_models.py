@@ -81,3 +81,45 @@ def rolling_disk() -> lagrange.LagrangeDiracSystem:
     """Vertical disk rolling without slipping (Yoshimura & Marsden 2006, §6)."""
     return lagrange.LagrangeDiracSystem([X, Y, TH, PH], DISK_L, constraints=DISK_CONSTRAINTS,
                                         parameters=DISK_PARAMS, name="disk")
+
+
+# ---------------------------------------------------------------- circuits
+
+Lind, Ccap, Rres = sympy.symbols("L C R", positive=True)
+
+
+def series_rlc_monolithic(R, L, C):
+    q = dynamicsymbols("q")
+    return lagrange.LagrangeDiracSystem(
+        [q], Lind * q.diff(t) ** 2 / 2 - q**2 / (2 * Ccap), forces={q: -Rres * q.diff(t)},
+        parameters={Lind: L, Ccap: C, Rres: R}, name="rlc")
+
+
+def series_rlc_torn(R, L, C):
+    """Seed §7 II: circuit A (inductor and resistor branches, one internal KCL) and
+    circuit B (capacitor branch), joined by current continuity at the cut."""
+    qL, qR, qC = dynamicsymbols("qL qR qC")
+    a = lagrange.LagrangeDiracSystem(
+        [qL, qR], Lind * qL.diff(t) ** 2 / 2, constraints=[qL.diff(t) - qR.diff(t)],
+        forces={qR: -Rres * qR.diff(t)}, parameters={Lind: L, Rres: R}, name="circuit A")
+    b = lagrange.LagrangeDiracSystem([qC], -qC**2 / (2 * Ccap), parameters={Ccap: C},
+                                     name="circuit B")
+    return lagrange.interconnect([a, b], lagrange.interaction([{qR: 1, qC: -1}]))
+
+
+# ---------------------------------------------------------------- DC motor
+
+Lm, Rm, Jr, br, K, V = sympy.symbols("L_m R_m J_r b_r K V", positive=True)
+VALUES = {Lm: 0.05, Rm: 1.2, Jr: 0.02, br: 0.01, K: 0.3, V: 6.0}
+
+
+def motor():
+    q, th = dynamicsymbols("q theta")
+    circuit = lagrange.LagrangeDiracSystem(
+        [q], Lm * q.diff(t) ** 2 / 2, forces={q: V - Rm * q.diff(t)},
+        parameters={Lm: VALUES[Lm], Rm: VALUES[Rm], V: VALUES[V]}, name="circuit")
+    rotor = lagrange.LagrangeDiracSystem(
+        [th], Jr * th.diff(t) ** 2 / 2, forces={th: -br * th.diff(t)},
+        parameters={Jr: VALUES[Jr], br: VALUES[br]}, name="rotor")
+    coupling = lagrange.dc_motor(q, th, VALUES[K])
+    return lagrange.interconnect([circuit, rotor], coupling, name="dc motor")

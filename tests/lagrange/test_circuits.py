@@ -2,12 +2,10 @@
 
 import numpy as np
 import sympy
-from ld_models import t
+from ld_models import Ccap, Lind, series_rlc_monolithic, series_rlc_torn, t
 from sympy.physics.mechanics import dynamicsymbols
 
 from porthamiltonian import lagrange
-
-Lind, Ccap, Rres = sympy.symbols("L C R", positive=True)
 
 
 def lc(L=0.5, C=2.0):
@@ -54,25 +52,6 @@ def test_lc_frequency_is_one_over_sqrt_lc():
     assert np.max(np.abs(res["qC"] - 1e-3 * np.cos(w * res.t))) < 1e-8 * 1e-3
     assert np.max(np.abs(res.energy - res.energy[0])) < 1e-10 * res.energy[0]
     assert np.max(np.abs(res.constraint_residual)) < 1e-12
-
-
-def series_rlc_monolithic(R, L, C):
-    q = dynamicsymbols("q")
-    return lagrange.LagrangeDiracSystem(
-        [q], Lind * q.diff(t) ** 2 / 2 - q**2 / (2 * Ccap), forces={q: -Rres * q.diff(t)},
-        parameters={Lind: L, Ccap: C, Rres: R}, name="rlc")
-
-
-def series_rlc_torn(R, L, C):
-    """Seed §7 II: circuit A (inductor and resistor branches, one internal KCL) and
-    circuit B (capacitor branch), joined by current continuity at the cut."""
-    qL, qR, qC = dynamicsymbols("qL qR qC")
-    a = lagrange.LagrangeDiracSystem(
-        [qL, qR], Lind * qL.diff(t) ** 2 / 2, constraints=[qL.diff(t) - qR.diff(t)],
-        forces={qR: -Rres * qR.diff(t)}, parameters={Lind: L, Rres: R}, name="circuit A")
-    b = lagrange.LagrangeDiracSystem([qC], -qC**2 / (2 * Ccap), parameters={Ccap: C},
-                                     name="circuit B")
-    return lagrange.interconnect([a, b], lagrange.interaction([{qR: 1, qC: -1}]))
 
 
 def test_torn_rlc_matches_monolithic_and_closed_form():

@@ -3,26 +3,10 @@ structure β = K dθ ∧ dq (seed §5), and the Lorentz force as a two-form."""
 
 import numpy as np
 import pytest
-import sympy
-from ld_models import accelerations, t
+from ld_models import VALUES, Jr, K, Lm, Rm, V, accelerations, br, motor, t
 from sympy.physics.mechanics import dynamicsymbols
 
 from porthamiltonian import ModelError, lagrange
-
-Lm, Rm, Jr, br, K, V = sympy.symbols("L_m R_m J_r b_r K V", positive=True)
-VALUES = {Lm: 0.05, Rm: 1.2, Jr: 0.02, br: 0.01, K: 0.3, V: 6.0}
-
-
-def motor():
-    q, th = dynamicsymbols("q theta")
-    circuit = lagrange.LagrangeDiracSystem(
-        [q], Lm * q.diff(t) ** 2 / 2, forces={q: V - Rm * q.diff(t)},
-        parameters={Lm: VALUES[Lm], Rm: VALUES[Rm], V: VALUES[V]}, name="circuit")
-    rotor = lagrange.LagrangeDiracSystem(
-        [th], Jr * th.diff(t) ** 2 / 2, forces={th: -br * th.diff(t)},
-        parameters={Jr: VALUES[Jr], br: VALUES[br]}, name="rotor")
-    coupling = lagrange.dc_motor(q, th, VALUES[K])
-    return lagrange.interconnect([circuit, rotor], coupling, name="dc motor")
 
 
 def test_interaction_structure_converts_power_losslessly():

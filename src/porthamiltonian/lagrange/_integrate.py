@@ -118,18 +118,23 @@ def simulate(sys: LagrangeDiracSystem, t_end: float, q0: Any, v0: Any, *,
     t_eval = np.asarray(t_eval, dtype=float)
     if atol is None:
         atol = 1e-12 * max(float(np.abs(np.r_[q0, v0]).max(initial=0.0)), 1e-6)
-    out = solve_ivp(rhs, (0.0, float(t_end)), np.concatenate([q0, v0, [0.0]]), method=method,
-                    t_eval=t_eval, rtol=rtol, atol=atol)
-    if not out.success:
-        raise SimulationError(f"{sys.name}: integration failed at t = {out.t[-1]:.6g}: "
-                              f"{out.message}", t_reached=float(out.t[-1]) if out.t.size else 0.0)
-    Y = out.y.T
+    y0 = np.concatenate([q0, v0, [0.0]])
+    if method == "ida":
+        times, Y = _ida(sys, solve, M_f, r_f, P_f, y0, t_end, t_eval, rtol, atol)
+    else:
+        out = solve_ivp(rhs, (0.0, float(t_end)), y0, method=method, t_eval=t_eval,
+                        rtol=rtol, atol=atol)
+        if not out.success:
+            t_last = float(out.t[-1]) if out.t.size else 0.0
+            raise SimulationError(f"{sys.name}: integration failed at t = {t_last:.6g}: "
+                                  f"{out.message}", t_reached=t_last)
+        times, Y = out.t, out.y.T
     q, v, W = Y[:, :n], Y[:, n:2 * n], Y[:, 2 * n]
-    lam = np.zeros((len(out.t), m))
+    lam = np.zeros((len(times), m))
     p = np.zeros_like(q)
-    E = np.zeros(len(out.t))
-    cres = np.zeros((len(out.t), m))
-    for k, tk in enumerate(out.t):
+    E = np.zeros(len(times))
+    cres = np.zeros((len(times), m))
+    for k, tk in enumerate(times):
         if m:
             _constraints.check_clean(A_f(tk, q[k], v[k]), m, sys.constraint_owners,
                                      f"at t = {tk:.6g} (q = {np.round(q[k], 6).tolist()})")
@@ -138,5 +143,41 @@ def simulate(sys: LagrangeDiracSystem, t_end: float, q0: Any, v0: Any, *,
         E[k] = E_f(tk, q[k], v[k])[0, 0]
         cres[k] = A_f(tk, q[k], v[k]).T @ v[k]
     labels = tuple(f"lambda_{k} ({o})" for k, o in enumerate(sys.constraint_owners))
-    return LagrangeResult(t=out.t, q=q, v=v, p=p, lam=lam, energy=E, work=W,
+    return LagrangeResult(t=times, q=q, v=v, p=p, lam=lam, energy=E, work=W,
                           constraint_residual=cres, names=sys.names, multipliers=labels)
+
+
+def _ida(sys: LagrangeDiracSystem, solve, M_f, r_f, P_f, y0: np.ndarray, t_end: float,
+         t_eval: np.ndarray, rtol: float, atol: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""The same reduced equations as an index-1 DAE for SUNDIALS IDA
+    (:func:`porthamiltonian.simulate.ida.solve_ida`): unknowns ``(q, v, λ, W)``,
+
+    .. math::  \dot q − v = 0,\quad M(q, v) [\dot v; λ] − r(q, v, t) = 0,\quad
+               \dot W − ⟨F, v⟩ = 0,
+
+    with ``λ`` algebraic.  Consistent ``(y0, ẏ0)`` come from the linear solve at
+    ``t = 0``.
+    """
+    from ..simulate.ida import solve_ida
+
+    n, m = sys.n, sys.m
+    q0, v0 = y0[:n], y0[n:2 * n]
+    sol0 = solve(0.0, q0, v0)
+    Y0 = np.concatenate([q0, v0, sol0[n:], [0.0]])
+    YP0 = np.concatenate([v0, sol0[:n], np.zeros(m), P_f(0.0, q0, v0).ravel()])
+
+    def residual(t: float, y: np.ndarray, yp: np.ndarray) -> np.ndarray:
+        q, v, lam = y[:n], y[n:2 * n], y[2 * n:2 * n + m]
+        M = M_f(t, q, v)
+        dyn = M @ np.concatenate([yp[n:2 * n], lam]) - r_f(t, q, v).ravel()
+        return np.concatenate([yp[:n] - v, dyn, [yp[-1] - P_f(t, q, v)[0, 0]]])
+
+    out = solve_ida(residual, (0.0, float(t_end)), Y0, YP0,
+                    algebraic=list(range(2 * n, 2 * n + m)), rtol=rtol, atol=atol,
+                    t_eval=t_eval)
+    if not out.success:
+        t_last = float(out.t[-1]) if out.t.size else 0.0
+        raise SimulationError(f"{sys.name}: IDA failed at t = {t_last:.6g}: {out.message}",
+                              t_reached=t_last)
+    Y = out.y
+    return out.t, np.hstack([Y[:, :2 * n], Y[:, -1:]])
