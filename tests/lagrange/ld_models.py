@@ -123,3 +123,62 @@ def motor():
         parameters={Jr: VALUES[Jr], br: VALUES[br]}, name="rotor")
     coupling = lagrange.dc_motor(q, th, VALUES[K])
     return lagrange.interconnect([circuit, rotor], coupling, name="dc motor")
+
+
+# ---------------------------------------------------------------- ball on rotating tables
+
+BX, BY, BPH, BTH, BPS, A1, A2 = dynamicsymbols("x y phi theta psi alpha1 alpha2")
+TABLE = dict(m=1.0, r=0.1, J1=1e6, J2=2e6, r1=0.2, r2=0.3)
+
+
+def _d(s):
+    return s.diff(t)
+
+
+def ball_omega():
+    """Spatial angular velocity of the ball in ZXZ Euler angles (φ, θ, ψ)."""
+    wx = _d(BTH) * sympy.cos(BPH) + _d(BPS) * sympy.sin(BTH) * sympy.sin(BPH)
+    wy = _d(BTH) * sympy.sin(BPH) - _d(BPS) * sympy.sin(BTH) * sympy.cos(BPH)
+    wz = _d(BPH) + _d(BPS) * sympy.cos(BTH)
+    return wx, wy, wz
+
+
+def table_parts():
+    """Seed §7 III: a uniform ball (mass m, radius r) rolling without slipping on
+    table 1 (angle α1), geared to table 2 (α2); Lagrangians and interaction forms."""
+    p = TABLE
+    wx, wy, wz = ball_omega()
+    inertia = 2 * p["m"] * p["r"] ** 2 / 5
+    L_ball = p["m"] * (_d(BX) ** 2 + _d(BY) ** 2) / 2 + inertia * (wx**2 + wy**2 + wz**2) / 2
+    L1 = p["J1"] * _d(A1) ** 2 / 2
+    L2 = p["J2"] * _d(A2) ** 2 / 2
+    # contact point of the ball = point of table 1 below it; meshing gears
+    forms = [_d(BX) - p["r"] * wy + _d(A1) * BY,
+             _d(BY) + p["r"] * wx - _d(A1) * BX,
+             p["r1"] * _d(A1) + p["r2"] * _d(A2)]
+    return L_ball, L1, L2, forms
+
+
+def table_torn() -> lagrange.InterconnectedSystem:
+    L_ball, L1, L2, forms = table_parts()
+    ball = lagrange.LagrangeDiracSystem([BX, BY, BPH, BTH, BPS], L_ball, name="ball")
+    t1 = lagrange.LagrangeDiracSystem([A1], L1, name="table 1")
+    t2 = lagrange.LagrangeDiracSystem([A2], L2, name="table 2")
+    return lagrange.interconnect([ball, t1, t2],
+                                 lagrange.interaction(forms, name="rolling and gears"))
+
+
+def table_mono() -> lagrange.LagrangeDiracSystem:
+    L_ball, L1, L2, forms = table_parts()
+    return lagrange.LagrangeDiracSystem([BX, BY, BPH, BTH, BPS, A1, A2], L_ball + L1 + L2,
+                                        constraints=forms, name="ball and tables")
+
+
+def table_state(q, w):
+    """Velocities satisfying the constraints for given (φ̇, θ̇, ψ̇, α̇1)."""
+    p = TABLE
+    wx, wy, _ = ball_omega()
+    sub = {BPH: q[2], BTH: q[3], BPS: q[4], _d(BPH): w[0], _d(BTH): w[1], _d(BPS): w[2]}
+    wxn, wyn = float(wx.subs(sub)), float(wy.subs(sub))
+    return np.array([p["r"] * wyn - w[3] * q[1], -p["r"] * wxn + w[3] * q[0], w[0], w[1],
+                     w[2], w[3], -p["r1"] / p["r2"] * w[3]])
