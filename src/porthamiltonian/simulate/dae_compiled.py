@@ -75,6 +75,7 @@ class CompiledDescriptor:
         else:
             self._build_linear(system)
         self._kernels()
+        self._constant = self._constant_blocks()
 
     # ------------------------------------------------------------------ construction
     def _build_linear(self, system: Any) -> None:
@@ -151,6 +152,17 @@ class CompiledDescriptor:
         r = int(np.sum(s > 1e-12 * max(1.0, s[0])))
         self.algebraic, self.left_kernel = Vt[r:].T, U[:, r:]
 
+    def _constant_blocks(self) -> dict[str, Any] | None:
+        """``J−R``, ``G−P``, ``G+P``, ``M+S``, ``Bᵀ`` … evaluated once when constant
+        (sparse arithmetic per call would dominate a step of an LTI model)."""
+        const = self._num._const
+        if not all(k in const for k in _MATS) or (self.k and not self.linear):
+            return None
+        J, R, G, P, M, S = (const[k] for k in _MATS)
+        B = self.B(np.zeros(self.n)) if self.k else np.zeros((self.n, 0))
+        return {"JR": J - R, "GP": G - P, "GpPT": (G + P).T, "MS": M + S, "R": R, "P": P,
+                "S": S, "B": B, "BT": B.T.tocsr() if sps.issparse(B) else B.T}
+
     # ------------------------------------------------------------------ evaluation
     def matrix(self, name: str, x: np.ndarray) -> Any:
         """``J, R, G, P, M, S`` or ``B`` at state ``x``."""
@@ -158,6 +170,10 @@ class CompiledDescriptor:
 
     def f(self, x: np.ndarray, w: np.ndarray, lam: np.ndarray, u: np.ndarray) -> np.ndarray:
         """``(J−R)(x) w + B(x) λ + (G−P)(x) u``."""
+        c = self._constant
+        if c is not None:
+            out = c["JR"] @ w + c["GP"] @ u
+            return out + c["B"] @ lam if self.k else out
         num = self._num
         out = (num.matrix("J", x) - num.matrix("R", x)) @ w
         out = out + (num.matrix("G", x) - num.matrix("P", x)) @ u
@@ -165,6 +181,8 @@ class CompiledDescriptor:
 
     def c(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
         """``B(x)ᵀ w`` (the constraint ``0 = Bᵀz`` for ``w = z(x)``)."""
+        if self._constant is not None:
+            return np.asarray(self._constant["BT"] @ w, dtype=float).reshape(self.k)
         return np.asarray(self.B(x).T @ w, dtype=float).reshape(self.k)
 
     def constraint_jacobian(self, x: np.ndarray) -> Any:
@@ -176,16 +194,20 @@ class CompiledDescriptor:
         """``y = (G+P)ᵀ z + (M+S) u`` (with ``z = z(x)`` unless given)."""
         num = self._num
         z = self.z(x) if z is None else z
+        if self._constant is not None:
+            return self._constant["GpPT"] @ z + self._constant["MS"] @ u
         return (num.matrix("G", x) + num.matrix("P", x)).T @ z + (
             num.matrix("M", x) + num.matrix("S", x)) @ u
 
     def port_powers(self, x: np.ndarray, z: np.ndarray, u: np.ndarray) -> tuple[float, float]:
         """``(uᵀy, d)`` in W with ``d = zᵀRz + 2zᵀPu + uᵀSu`` (structure at ``x``)."""
-        num = self._num
+        c = self._constant
+        R, P, S = ((c[k] for k in "RPS") if c is not None else
+                   (self._num.matrix(k, x) for k in "RPS"))
         supplied = float(u @ self.output(x, u, z)) if self.m else 0.0
-        d = float(z @ (num.matrix("R", x) @ z))
+        d = float(z @ (R @ z))
         if self.m:
-            d += float(2.0 * z @ (num.matrix("P", x) @ u) + u @ (num.matrix("S", x) @ u))
+            d += float(2.0 * z @ (P @ u) + u @ (S @ u))
         return supplied, d
 
     def power_balance(self, x: np.ndarray, u: np.ndarray) -> PowerBalance:

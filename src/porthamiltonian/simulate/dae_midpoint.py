@@ -85,13 +85,13 @@ class DAEMidpoint:
         self._last: np.ndarray | None = None  # previous (δ, μ)/h: Newton's first guess
 
     # ------------------------------------------------------------------ efforts
-    def effort(self, x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, Any]:
-        r"""``(z̄, ∂z̄/∂δ)`` at ``(x, x + d)``."""
+    def effort(self, x: np.ndarray, d: np.ndarray, jac: bool = True) -> tuple[np.ndarray, Any]:
+        r"""``(z̄, ∂z̄/∂δ)`` at ``(x, x + d)`` (the derivative only if ``jac``)."""
         m = self.model
         xm = x + 0.5 * d
-        g, Dz = m.z(xm), m.Dz(xm)
         if not self.dg:
-            return g, 0.5 * Dz
+            return m.z(xm), 0.5 * m.Dz(xm) if jac else None
+        g, Dz = m.z(xm), m.Dz(xm)
         E = _dense(m.E)
         v = E @ d
         vv = float(v @ v)
@@ -113,7 +113,7 @@ class DAEMidpoint:
         def F(w: np.ndarray) -> np.ndarray:
             d, mu = w[:n], w[n:]
             xm = x + 0.5 * d
-            z, _ = self.effort(x, d)
+            z, _ = self.effort(x, d, jac=False)
             um = self.signal(tm, xm)
             dyn = m.E @ d - h * m.f(xm, z, mu / h, um)
             return np.concatenate([dyn, m.c(xm, z)])
@@ -156,7 +156,7 @@ class DAEMidpoint:
         d, mu = w[:n], w[n:]
         xm = x + 0.5 * d
         x_new = x + d
-        z, _ = self.effort(x, d)
+        z, _ = self.effort(x, d, jac=False)
         um = self.signal(t + 0.5 * h, xm)
         supplied, dissipated = m.port_powers(xm, z, um)
         # ΔH = z̄ᵀ E δ is an identity of the discrete gradient (exact for quadratic H,

@@ -109,7 +109,7 @@ def simulate_descriptor(
                                       signal)
     check_constraints(model, x)
     h = float(dt) if dt is not None else (t1 - t0) / 1000.0
-    grid, save = _grid(t0, t1, h, t_eval, int(save_every))
+    grid, steps, save = _grid(t0, t1, h, t_eval, int(save_every))
     rec = Recorder(_View(model, signal), list(system.states), list(system.inputs),
                    list(system.outputs), method)
     series = _Series(model, int(save.sum()) + (0 if save[0] else 1))
@@ -121,29 +121,33 @@ def simulate_descriptor(
     stepper = DAEMidpoint(model, signal, discrete_gradient=method == "discrete_gradient",
                           newton_tol=1e-12 if newton_tol is None else float(newton_tol),
                           max_newton=int(max_newton))
-    return _run_steps(stepper, model, signal, rec, series, grid, save, x, lam0,
+    return _run_steps(stepper, model, signal, rec, series, grid, steps, save, x, lam0,
                       h * 2.0**-MAX_HALVINGS, options.get("progress"))
 
 
 def _grid(t0: float, t1: float, h: float, t_eval: Sequence[float] | None, every: int
-          ) -> tuple[np.ndarray, np.ndarray]:
-    """Step times (steps ≤ ``h``, landing on ``t_eval`` and ``t1``) and the saved ones."""
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Step times (landing on ``t_eval`` and ``t1``), the step of each and the saved
+    times.  Steps of one segment are equal (the nominal ``(stop − start)/n``, not the
+    rounded differences of the times), so an LTI model factors its matrix once."""
     stops = [t1] if t_eval is None else [float(t) for t in t_eval if t > t0]
     if t_eval is not None:
         te = np.asarray(t_eval, dtype=float)
         if te.size == 0 or np.any(np.diff(te) <= 0) or te[0] < t0 or te[-1] > t1:
             raise ModelError("t_eval must be increasing times within t_span")
-    points, flags, prev = [np.array([t0])], [np.array([t_eval is None or t_eval[0] == t0])], t0
+    points, steps = [np.array([t0])], []
+    flags, prev = [np.array([t_eval is None or t_eval[0] == t0])], t0
     for stop in stops:
         n = max(1, math.ceil((stop - prev) / h - 1e-9))
         points.append(np.linspace(prev, stop, n + 1)[1:])
+        steps.append(np.full(n, (stop - prev) / n))
         flag = np.zeros(n, dtype=bool)
         if t_eval is None:
             flag[every - 1::every] = True
         flag[-1] = True
         flags.append(flag)
         prev = stop
-    return np.concatenate(points), np.concatenate(flags)
+    return np.concatenate(points), np.concatenate(steps), np.concatenate(flags)
 
 
 class _Series:
@@ -189,7 +193,8 @@ def _advance(stepper: DAEMidpoint, t: float, x: np.ndarray, h: float, h_min: flo
 
 
 def _run_steps(stepper: DAEMidpoint, model: CompiledDescriptor, signal: InputSignal,
-               rec: Recorder, series: _Series, grid: np.ndarray, save: np.ndarray,
+               rec: Recorder, series: _Series, grid: np.ndarray, steps: np.ndarray,
+               save: np.ndarray,
                x: np.ndarray, lam: np.ndarray, h_min: float, progress: Any) -> DAEResult:
     rec.allocate(series.residual.size)
     rec.record(grid[0], x)
@@ -199,7 +204,7 @@ def _run_steps(stepper: DAEMidpoint, model: CompiledDescriptor, signal: InputSig
     iters = 0
     algebraic = model.algebraic.shape[1] > 0
     for k in range(grid.size - 1):
-        t, h = grid[k], grid[k + 1] - grid[k]
+        t, h = grid[k], float(steps[k])
         try:
             with np.errstate(all="ignore"):
                 x_new, lam, work, res = _advance(stepper, t, x, h, h_min)
