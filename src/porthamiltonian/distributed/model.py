@@ -54,8 +54,12 @@ class DistributedModel:
     def frequencies(self, n: int) -> np.ndarray:
         """The ``n`` lowest undamped natural frequencies (rad/s), rigid-body zeros included.
 
-        Open ports count as unforced: a force port as a free end, a velocity port as
-        a fixed end.  Damping terms are ignored (undamped frequencies).
+        The modes are those of the flow field (velocity, current): a uniform flow that
+        the boundary conditions allow (rigid translation of a free–free string, DC
+        current in a shorted line) is a zero frequency; a static effort distribution
+        (a pre-strain between fixed ends, a charged open line) is an equilibrium of the
+        energy variables (a Casimir), not a mode.  Open ports count as unforced: a force
+        port as a free end, a velocity port as a fixed end.  Damping is ignored.
         """
         if self.disc.n_q == 0:
             raise ModelError(f"{self.kind} has no oscillating modes; use decay_rates(n)")
