@@ -59,3 +59,10 @@ def test_a_scipy_or_control_system_is_accepted_back():
     ss = an.to_scipy(two_mass())
     np.testing.assert_allclose(an.transfer_function(ss)(3j), an.transfer_function(two_mass())(3j),
                                rtol=1e-14)
+
+
+def test_indexed_names_survive_in_python_control():
+    pytest.importorskip("control")
+    sys_ = two_mass().rename(inputs={"F1": "F[0]", "F2": "F[1]"})
+    cs = an.to_control(sys_)
+    assert list(cs.input_labels) == ["F(0)", "F(1)"]   # brackets would read as a vector spec

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-from an_systems import parallel_rlc, series_rlc, series_rlc_symbolic
+from an_systems import parallel_rlc, series_rlc, series_rlc_symbolic, two_mass, two_mass_impedance
 
 from porthamiltonian import PHS, DiracStructure, ModelError, interconnect
 from porthamiltonian import analysis as an
@@ -59,3 +59,13 @@ def test_port_kind_must_be_known():
         an.impedance(series_rlc(), "V", input_is="voltage")
     with pytest.raises(ModelError, match="unknown input 'W'"):
         an.admittance(series_rlc(), "W", input_is="effort")
+
+
+def test_two_dimensional_port_impedance_is_the_mechanical_impedance_matrix():
+    # the two-mass chain with one 2-D force port F = (F[0], F[1]) and velocities v:
+    # forces are efforts, so y/u = v/F is the mobility and Z = its matrix inverse
+    base = two_mass()
+    sys = base.rename(inputs={"F1": "F[0]", "F2": "F[1]"},
+                      outputs={"v1": "v[0]", "v2": "v[1]"})
+    Z = an.impedance(sys, "F", input_is="effort")
+    np.testing.assert_allclose(Z(S), two_mass_impedance(S), rtol=1e-9)

@@ -11,15 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.signal as ssig
 
 from ..errors import ModelError
 from .linear import Selector, linear_system
 
 
 def to_scipy(system: Any, inputs: Selector = None, outputs: Selector = None, *,
-             x0: Any = None, u0: Any = None) -> ssig.StateSpace:
+             x0: Any = None, u0: Any = None) -> Any:
     """A continuous-time :class:`scipy.signal.StateSpace` of ``system``."""
+    import scipy.signal as ssig  # imported here: it is slow to import and rarely needed
+
     lin = linear_system(system, x0, u0).select(inputs, outputs)
     ss = ssig.StateSpace(lin.dense_A(), lin.B, lin.C, lin.D)
     ss.state_names = list(lin.states)
