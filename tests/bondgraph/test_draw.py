@@ -142,7 +142,7 @@ def test_writes_valid_svg_and_png(tmp_path):
     porthamiltonian.bondgraph.draw(loop(), out=svg)
     root = ET.parse(svg).getroot()
     assert root.tag.endswith("svg")
-    assert any((el.get("id") or "").startswith("stroke-") for el in root.iter())
+    assert any(el.get("id") == "causal-strokes" for el in root.iter())
     d = porthamiltonian.bondgraph.draw(loop())
     out = d.save(png)
     data = out.read_bytes()
@@ -228,3 +228,19 @@ def test_cli_draw_refuses_a_structurally_wrong_graph_and_other_models(tmp_path, 
     assert main(["draw", str(phs), "--out", str(tmp_path / "p.svg")]) == 2
     assert "'draw' is for bond graphs" in capsys.readouterr().err
 
+
+
+def test_large_graphs_are_laid_out_in_breadth_first_layers(monkeypatch):
+    """Above KK_LIMIT: x is the breadth-first distance from the first element, so every
+    bond joins the same or neighbouring layers and the layers are unit-spaced."""
+    import porthamiltonian.bondgraph.draw as drawing
+
+    monkeypatch.setattr(drawing, "KK_LIMIT", 3)
+    bg = series_rlc()
+    d = porthamiltonian.bondgraph.draw(bg)
+    unit = d.positions["j"][0] - d.positions["u"][0]  # positions are scaled as a whole
+    xs = {n: x / unit for n, (x, _) in d.positions.items()}
+    assert xs["u"] == 0 and [xs[n] for n in ("R1", "C1", "L1")] == pytest.approx([2, 2, 2])
+    ys = sorted(d.positions[n][1] / unit for n in ("R1", "C1", "L1"))
+    assert ys == pytest.approx([-1, 0, 1])  # centred ranks within the layer
+    assert len(d.strokes) == len(bg.bonds)

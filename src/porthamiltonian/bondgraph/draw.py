@@ -20,7 +20,8 @@ Physical Systems*, Springer 2009; Karnopp, Margolis and Rosenberg, *System Dynam
 
 The figure is a bare :class:`matplotlib.figure.Figure` (no pyplot): it renders
 headless and never opens a window.  Node positions come from NetworkX
-(Kamada–Kawai for up to :data:`KK_LIMIT` elements, a seeded spring layout above).
+(Kamada–Kawai, O(n²), for up to :data:`KK_LIMIT` elements); larger graphs are laid
+out in layers by breadth-first distance from the first element (linear time).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ __all__ = ["draw", "Drawing", "Stroke", "PROBLEM_COLORS", "FORMATS"]
 
 #: Output formats accepted by ``out=`` (and by ``porthamiltonian draw --out``).
 FORMATS = (".svg", ".png", ".pdf")
-#: Largest graph laid out with Kamada–Kawai (O(n²) memory); a spring layout above.
+#: Largest graph laid out with Kamada–Kawai (O(n²)); breadth-first layers above.
 KK_LIMIT = 150
 #: Highlight colour of each kind of problem (legend order).
 PROBLEM_COLORS: dict[str, str] = {
@@ -215,14 +216,29 @@ def _layout(graph: BondGraph, fixed: Mapping[str, tuple[float, float]] | None
                          f"{', '.join(graph.elements)}")
     if len(fixed) == len(graph.elements):
         raw = {k: np.asarray(v, dtype=float) for k, v in fixed.items()}
-    elif fixed or len(graph.elements) > KK_LIMIT:
-        raw = nx.spring_layout(g, pos=fixed or None, fixed=list(fixed) or None, seed=1)
+    elif fixed:
+        raw = nx.spring_layout(g, pos=fixed, fixed=list(fixed), seed=1)
+    elif len(graph.elements) > KK_LIMIT:
+        raw = _layers(g, next(iter(graph.elements)))
     else:
         raw = nx.kamada_kawai_layout(g)
     lengths = [float(np.hypot(*(raw[b.head] - raw[b.tail]))) for b in graph.bonds]
     lengths = [x for x in lengths if x > 0]
     scale = 1.0 / float(np.median(lengths)) if lengths and not fixed else 1.0
     return {k: (float(v[0]) * scale, float(v[1]) * scale) for k, v in raw.items()}
+
+
+def _layers(g: Any, start: str) -> dict[str, Any]:
+    """x = breadth-first distance from ``start``, y = rank within that layer (centred)."""
+    import networkx as nx
+    import numpy as np
+
+    depth = nx.single_source_shortest_path_length(g, start)
+    layers: dict[int, list[str]] = {}
+    for node in g.nodes:  # the graph is connected (checked), so every node has a depth
+        layers.setdefault(depth[node], []).append(node)
+    return {n: np.array([float(d), k - (len(nodes) - 1) / 2])
+            for d, nodes in layers.items() for k, n in enumerate(nodes)}
 
 
 # ---------------------------------------------------------------------- artists
@@ -244,9 +260,9 @@ def _draw_elements(graph: BondGraph, d: Drawing) -> None:
     for name, (x, y) in d.positions.items():
         el = graph.elements[name]
         color = PROBLEM_COLORS.get(d.highlighted.get(name, ""), "black")
-        box = {"boxstyle": "round,pad=0.25", "fc": "white",
-               "ec": color if name in d.highlighted else "none",
-               "lw": 1.5}
+        # a box only around problem elements: boxes are costly to render in big graphs
+        box = ({"boxstyle": "round,pad=0.25", "fc": "white", "ec": color, "lw": 1.5}
+               if name in d.highlighted else None)
         big = el.kind in JUNCTIONS
         d.ax.text(x, y, _label(graph, name), ha="center", va="center", color=color,
                   fontsize=13 if big else 10, fontweight="bold" if big else "normal",
@@ -257,9 +273,15 @@ def _draw_elements(graph: BondGraph, d: Drawing) -> None:
 
 
 def _draw_bonds(graph: BondGraph, d: Drawing) -> None:
-    from matplotlib.lines import Line2D
+    """Bond lines with their half-arrow barbs, and the causal strokes.
+
+    One :class:`~matplotlib.collections.LineCollection` per kind of line (``gid``
+    ``bonds``, ``causal-strokes`` in an SVG): thousands of bonds render quickly.
+    """
+    from matplotlib.collections import LineCollection
 
     rep = d.report
+    lines, widths, stroke_lines, stroke_widths = [], [], [], []
     for b in graph.bonds:
         (xt, yt), (xh, yh) = d.positions[b.tail], d.positions[b.head]
         length = math.hypot(xh - xt, yh - yt)
@@ -274,12 +296,10 @@ def _draw_bonds(graph: BondGraph, d: Drawing) -> None:
         d.bonds[b.name] = (p_t, p_h)
         lw = 2.6 if b.dim > 1 else 1.2
         a = min(_ARROW, 0.35 * (length - m_t - m_h))
-        d.ax.add_line(Line2D([p_t[0], p_h[0]], [p_t[1], p_h[1]], color="black", lw=lw,
-                             zorder=1, gid=f"bond-{b.name}"))
-        # half-arrow: one barb on the left side, at the head (positive power)
+        # the bond and its half-arrow: one barb on the left side, at the head
         barb = (p_h[0] - a * ux + 0.6 * a * nx_, p_h[1] - a * uy + 0.6 * a * ny_)
-        d.ax.add_line(Line2D([p_h[0], barb[0]], [p_h[1], barb[1]], color="black", lw=lw,
-                             zorder=1))
+        lines += [(p_t, p_h), (p_h, barb)]
+        widths += [lw, lw]
         if b.dim > 1:
             d.ax.text((p_t[0] + p_h[0]) / 2 - 0.12 * nx_, (p_t[1] + p_h[1]) / 2 - 0.12 * ny_,
                       str(b.dim), fontsize=7, ha="center", va="center", color="0.3")
@@ -289,9 +309,15 @@ def _draw_bonds(graph: BondGraph, d: Drawing) -> None:
         end = "head" if rep.causality[b.name] == "tail" else "tail"
         px, py = p_h if end == "head" else p_t
         seg = ((px - _STROKE * nx_, py - _STROKE * ny_), (px + _STROKE * nx_, py + _STROKE * ny_))
-        d.ax.add_line(Line2D([seg[0][0], seg[1][0]], [seg[0][1], seg[1][1]], color="tab:blue",
-                             lw=lw + 0.8, zorder=2, gid=f"stroke-{b.name}"))
+        stroke_lines.append(seg)
+        stroke_widths.append(lw + 0.8)
         d.strokes.append(Stroke(b.name, end, b.head if end == "head" else b.tail, seg))
+    d.ax.add_collection(LineCollection(lines, colors="black", linewidths=widths, zorder=1,
+                                       gid="bonds"))
+    if stroke_lines:
+        d.ax.add_collection(LineCollection(stroke_lines, colors="tab:blue",
+                                           linewidths=stroke_widths, zorder=2,
+                                           gid="causal-strokes"))
 
 
 def _legend(d: Drawing) -> None:
