@@ -233,8 +233,10 @@ def test_cli_draw_refuses_a_structurally_wrong_graph_and_other_models(tmp_path, 
 def test_large_graphs_are_laid_out_in_breadth_first_layers(monkeypatch):
     """Above KK_LIMIT: x is the breadth-first distance from the first element, so every
     bond joins the same or neighbouring layers and the layers are unit-spaced."""
-    import porthamiltonian.bondgraph.draw as drawing
+    import importlib
 
+    # the module, not the function ``bondgraph.draw`` that shadows it as an attribute
+    drawing = importlib.import_module("porthamiltonian.bondgraph.draw")
     monkeypatch.setattr(drawing, "KK_LIMIT", 3)
     bg = series_rlc()
     d = porthamiltonian.bondgraph.draw(bg)
