@@ -35,6 +35,8 @@ import numpy as np
 from ..errors import SimulationError
 from .base import Dynamics, Method, StepInfo
 from .events import EventSet
+from .lti import BLOCK_STEPS, midpoint_block
+from .midpoint import Midpoint
 from .newton import NewtonFailure
 from .recorder import Recorder
 
@@ -142,6 +144,9 @@ def integrate(
     t, i_stop = t0, 0
     seg: tuple[float, float, int] | None = None  # fixed steps: (start, stop, number)
     j = 0
+    fast = _lti_midpoint(stepper, dyn) if not adaptive and events is None else None
+    if fast is not None:
+        return _integrate_lti(fast, dyn, rec, t0, t1, x, opts, stops, saved_stop, progress)
     h_next = _initial_step(dyn, t, x, span, order, opts) if adaptive else 0.0
     h_prop = h_next
     terminated = False
@@ -156,7 +161,9 @@ def integrate(
                 seg, j = (t, b, n), 0
             j += 1
             t_new = b if j == seg[2] else seg[0] + (seg[1] - seg[0]) * j / seg[2]
-        h = t_new - t
+        # equal steps of a segment share one h (not the grid difference, which varies in
+        # the last bits): LTI systems then factor once per segment length
+        h = t_new - t if adaptive else (seg[1] - seg[0]) / seg[2]  # type: ignore[index]
         dyn.set_time(t + 0.5 * h)
         try:
             with np.errstate(all="ignore"):
@@ -234,6 +241,73 @@ def integrate(
     if events is not None:
         res.t_events, res.x_events = events.arrays(dyn.n)
     return res
+
+
+def _lti_midpoint(stepper: Method, dyn: Dynamics) -> Midpoint | None:
+    """The midpoint stepper when the LTI block path applies (the discrete-gradient
+    methods coincide with the midpoint rule for quadratic H)."""
+    if not dyn.affine:
+        return None
+    mp = stepper if type(stepper) is Midpoint else getattr(stepper, "_midpoint", None)
+    return mp if isinstance(mp, Midpoint) else None
+
+
+def _integrate_lti(
+    mp: Midpoint, dyn: Dynamics, rec: Recorder, t0: float, t1: float, x: np.ndarray,
+    opts: Stepping, stops: np.ndarray, saved_stop: np.ndarray | None,
+    progress: Callable[[float], None] | None,
+) -> Any:
+    """Fixed-step midpoint on an LTI system in blocks (:mod:`.lti`); same results and
+    saving rules as the general loop."""
+    acc = np.zeros(3)
+    nsteps, t = 0, t0
+    for i_stop, b in enumerate(stops):
+        b = float(b)
+        n = max(1, math.ceil((b - t) / opts.dt - 1e-9))  # type: ignore[operator]
+        h = (b - t) / n
+        dyn.set_time(t + 0.5 * (b - t))
+        for k0 in range(0, n, BLOCK_STEPS):
+            k1 = min(n, k0 + BLOCK_STEPS)
+            times = t + (b - t) * np.arange(k0, k1 + 1) / n
+            if k1 == n:
+                times[-1] = b
+            with np.errstate(all="ignore"):
+                X, W = midpoint_block(mp, dyn, x, times, h)
+            steps = nsteps + np.arange(1, k1 - k0 + 1)
+            if saved_stop is None:
+                save = (steps % opts.save_every == 0) | (times[1:] == t1)
+            else:
+                save = np.zeros(k1 - k0, dtype=bool)
+                save[-1] = k1 == n and bool(saved_stop[i_stop])
+            bad = np.flatnonzero(~np.all(np.isfinite(X), axis=1))
+            good = (bad[0] - 1) if bad.size else k1 - k0
+            acc = _save_block(rec, times, X, W, save, acc, good)
+            if bad.size:
+                tb, xb = float(times[good]), X[good]
+                raise _failure(rec, tb, xb, f"the state became NaN/Inf in the step from t = "
+                               f"{tb:.6g} s (state before it: {_state_text(rec.states, xb)})",
+                               nsteps + good, nsteps + good, nsteps + good)
+            x = X[-1]
+            nsteps += k1 - k0
+            if progress is not None:
+                progress(float(times[-1]))
+        t = b
+    return rec.result(nsteps=nsteps, newton_iterations=nsteps, nfev=nsteps)
+
+
+def _save_block(rec: Recorder, times: np.ndarray, X: np.ndarray, W: np.ndarray,
+                save: np.ndarray, acc: np.ndarray, good: int) -> np.ndarray:
+    """Record the saved steps among the first ``good`` of a block; return the energies
+    accumulated since the last saved point."""
+    idx = np.flatnonzero(save[:good])
+    if idx.size == 0:
+        return acc + W[:good].sum(axis=0)
+    starts = np.concatenate([[0], idx[:-1] + 1])
+    sums = np.add.reduceat(W[: idx[-1] + 1], starts, axis=0)
+    sums[0] += acc
+    for j, interval in zip(idx, sums, strict=True):
+        rec.record(float(times[j + 1]), X[j + 1], interval)
+    return W[idx[-1] + 1: good].sum(axis=0)
 
 
 def _failure(rec: Recorder, t: float, x: np.ndarray, message: str, iters: int,
