@@ -19,6 +19,11 @@ Two ways to give the energy:
 * symbolic: ``hamiltonian`` :math:`H(x)`, with ``z = ∇H`` (then ``E`` must be the
   identity or given together with ``efforts`` satisfying :math:`E^\top z = \nabla H`).
 
+``B`` may depend on the state (symbolic systems), e.g. the direction of a rod.
+:meth:`DescriptorPHS.compile` generates once the numeric functions DAE solvers need
+(efforts, their Jacobian, ``B(x)``, Jacobians of the structure); simulation is in
+:mod:`porthamiltonian.simulate.dae_run` (docs/simulation-dae.md).
+
 :meth:`DescriptorPHS.to_phs` returns the explicit form when one exists: it inverts an
 invertible ``E`` and eliminates constrained states for a quadratic ``H`` and constant
 ``B``, keeping a subset of the original states (named after their elements).
