@@ -3,8 +3,9 @@ r"""Simulation of a Lagrange–Dirac system by index reduction to an ODE.
 The DAE of :class:`.system.LagrangeDiracSystem` is reduced with its
 :meth:`~.system.LagrangeDiracSystem.acceleration_form`: at each state ``(q, v)``
 the linear system ``M [v̇; λ] = r`` gives the accelerations and the multipliers,
-and ``(q, v, W)`` with ``Ẇ = ⟨F, v⟩`` is integrated by SciPy's ``solve_ivp``
-(default DOP853, tight tolerances).  ``W`` is the work of the external forces,
+and ``(q, v, W)`` with ``Ẇ = ⟨F, v⟩ − ∂L/∂t`` (``power()``) is integrated by
+SciPy's ``solve_ivp`` (default DOP853, tight tolerances).  ``W`` is the work of
+the external forces (and of an explicitly time-dependent ``L``),
 so the power balance ``E(t) − E(0) = W(t)`` can be checked to the integration
 tolerance.  The constraints hold at velocity level because their time
 derivative is imposed; the initial velocities must satisfy them (checked).

@@ -23,7 +23,7 @@ class LagrangeResult:
     energy:
         Generalized energy ``E = ⟨p, v⟩ − L``.
     work:
-        ``∫₀ᵗ ⟨F, v⟩ dt``, integrated with the state, so ``energy − energy[0] − work``
+        ``∫₀ᵗ (⟨F, v⟩ − ∂L/∂t) dt``, integrated with the state, so ``energy − energy[0] − work``
         is the power-balance residual (:attr:`energy_residual`).
     constraint_residual:
         ``A(q)ᵀ v`` at every sample (zero on exact solutions).
@@ -42,7 +42,7 @@ class LagrangeResult:
 
     @property
     def energy_residual(self) -> np.ndarray:
-        """``E(t) − E(0) − ∫ ⟨F, v⟩``: zero up to the integration tolerance."""
+        """``E(t) − E(0) − work``: zero up to the integration tolerance."""
         return self.energy - self.energy[0] - self.work
 
     def __getitem__(self, name: str) -> np.ndarray:

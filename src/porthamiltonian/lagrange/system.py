@@ -19,8 +19,9 @@ implicit Lagrange–d'Alembert–Pontryagin equations, a DAE with multipliers ``
 ``A λ`` is the constraint force (it does no work on ``Δ``); ``B v = −i_v β`` is the
 magnetic force (no work either).  The generalized energy
 ``E(q, v, p) = ⟨p, v⟩ − L(q, v)`` obeys the power balance ``dE/dt = ⟨F, v⟩``
-along solutions: the constraint and magnetic forces are workless and the
-remaining terms cancel by the Legendre relation.
+along solutions (``− ∂L/∂t`` if ``L`` depends on time explicitly): the constraint
+and magnetic forces are workless and the remaining terms cancel by the Legendre
+relation.
 
 Units follow the coordinates: for a mechanical coordinate in m, ``v`` in m/s, ``p``
 in kg·m/s, forces in N and ``E`` in J; for a charge in C, ``v`` is a current (A),
@@ -238,8 +239,9 @@ class LagrangeDiracSystem:
         return sympy.expand((self.legendre().T * sympy.Matrix(self._c.v))[0, 0] - self._L)
 
     def power(self) -> Any:
-        """Power supplied by the external forces, ``⟨F, v⟩`` (= ``dE/dt``)."""
-        return (self._F.T * sympy.Matrix(self._c.v))[0, 0]
+        """``dE/dt`` along solutions: ``⟨F, v⟩ − ∂L/∂t`` (the power supplied by the
+        external forces, minus the explicit time dependence of ``L`` if any)."""
+        return (self._F.T * sympy.Matrix(self._c.v))[0, 0] - sympy.diff(self._L, T)
 
     def equations(self) -> ImplicitEquations:
         """The implicit Lagrange–d'Alembert–Pontryagin DAE (module docstring)."""
