@@ -234,7 +234,9 @@ def discretize(
                 outputs.append(f"{out}_{end}")
             (removed if cond.essential else natural).append((dof, port))
     gone = {d for d, _ in removed}
-    kept = np.array([i for i in range(nf * Np) if i not in gone], dtype=int)
+    keep_mask = np.ones(nf * Np, dtype=bool)
+    keep_mask[list(gone)] = False
+    kept = np.flatnonzero(keep_mask)
     position = np.full(nf * Np, -1)
     position[kept] = np.arange(kept.size)
 
@@ -246,24 +248,33 @@ def discretize(
     R = sps.block_diag([sps.diags_array(gq), Rpp[kept][:, kept]], format="csr")
     Q = sps.diags_array(1.0 / np.concatenate([mq, mp[kept]])).tocsr()
     m = len(inputs)
-    G = sps.lil_array((n, m))
-    P = sps.lil_array((n, m))
+    side = {dof: signs["left" if dof % Np == 0 else "right"] for dof, _ in removed + natural}
+    # G and P column by column: a natural port is a unit entry at its boundary node; an
+    # essential one is the column of D (and of the viscous R) at the removed node
+    G_cols: list[sps.sparray] = []
+    P_cols: list[sps.sparray] = []
+    ports = sorted(((k, dof, ess) for ess, group in ((False, natural), (True, removed))
+                    for dof, k in group if k is not None))
+    Rk = Rpp[kept]
+    for _, dof, ess in ports:
+        if ess:
+            g = sps.vstack([Dst[:, [dof]], sps.csr_array((kept.size, 1))])
+            p = sps.vstack([sps.csr_array((nq, 1)), Rk[:, [dof]]])
+        else:
+            g = sps.csr_array(([1.0], ([nq + position[dof]], [0])), shape=(n, 1))
+            p = sps.csr_array((n, 1))
+        G_cols.append(side[dof] * g)
+        P_cols.append(side[dof] * p)
+    G = sps.csr_array(sps.hstack(G_cols)) if m else sps.csr_array((n, 0))
+    P = sps.csr_array(sps.hstack(P_cols)) if m else sps.csr_array((n, 0))
     S = np.zeros((m, m))
-    for dof, k in natural:
-        if k is not None:
-            G[nq + position[dof], k] = signs["left" if dof % Np == 0 else "right"]
-    ess = [(dof, k) for dof, k in removed if k is not None]
-    for dof, k in ess:
-        sg = signs["left" if dof % Np == 0 else "right"]
-        if nq:
-            G[:nq, [k]] = sg * Dst[:, [dof]].toarray()
-        P[nq:, [k]] = sg * Rpp[kept][:, [dof]].toarray()
-        for dof2, k2 in ess:
-            sg2 = signs["left" if dof2 % Np == 0 else "right"]
-            S[k, k2] = sg * sg2 * Rpp[[dof]][:, [dof2]].toarray()[0, 0]
+    ess_ports = [(k, dof) for k, dof, ess in ports if ess]
+    for k, dof in ess_ports:
+        for k2, dof2 in ess_ports:
+            S[k, k2] = side[dof] * side[dof2] * Rpp[[dof]][:, [dof2]].toarray()[0, 0]
     states = [f"{efforts[a].state}[{i}]" for a in stored for i in range(Nq)]
     states += [f"{flows[i // Np].state}[{i % Np}]" for i in kept]
-    system = PHS(J=J, R=R, G=sps.csr_array(G), P=sps.csr_array(P), S=sps.csr_array(S), Q=Q,
+    system = PHS(J=J, R=R, G=G, P=P, S=sps.csr_array(S), Q=Q,
                  states=states, inputs=inputs, outputs=outputs, name=name, check=False)
     return Discretization(
         system=system, h1=h1, l2=l2, flows=list(flows), efforts=list(efforts), D=D,
