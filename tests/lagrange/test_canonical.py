@@ -99,3 +99,14 @@ def test_bad_forms_are_reported():
         lagrange.LagrangeDiracSystem([x, y], x**2)
     with pytest.raises(ModelError, match="not one of the coordinates"):
         lagrange.LagrangeDiracSystem([x, y], vx**2, velocities=[vx, vy], forces={"z": 1})
+
+
+def test_foreign_functions_of_time_are_reported():
+    from sympy.physics.mechanics import dynamicsymbols
+
+    x, z = dynamicsymbols("x z")
+    t = dynamicsymbols._t
+    with pytest.raises(ModelError, match="z.* is not a coordinate"):
+        lagrange.LagrangeDiracSystem([x], x.diff(t) ** 2 + z**2, name="s")
+    with pytest.raises(ModelError, match="is not a coordinate .x. or its first derivative"):
+        lagrange.LagrangeDiracSystem([x], x.diff(t) ** 2, forces={x: x.diff(t, 2)})

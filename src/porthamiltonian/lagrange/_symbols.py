@@ -40,6 +40,7 @@ class Coordinates:
     p: tuple[sympy.Symbol, ...]
     names: tuple[str, ...]
     user: dict[Any, sympy.Symbol]  # user symbol/function/derivative -> plain symbol
+    owner: str = "system"
 
     @property
     def n(self) -> int:
@@ -67,6 +68,13 @@ class Coordinates:
             expr = expr.subs(derivs)
         if others:
             expr = expr.subs(others)
+        left = expr.atoms(AppliedUndef, sympy.Derivative)
+        if left:
+            raise ModelError(
+                f"{self.owner}: {expr} contains {', '.join(sorted(map(str, left)))}, which "
+                f"is not a coordinate ({', '.join(self.names)}) or its first derivative; "
+                "add it to the coordinates or write it in terms of them"
+            )
         return expr
 
 
@@ -132,7 +140,7 @@ def make_coordinates(coordinates: Sequence[Any], velocities: Sequence[Any] | Non
     if clash:
         raise ModelError(f"{owner}: velocity names {', '.join(sorted(clash))} clash with "
                          "coordinate or momentum names; rename them")
-    return Coordinates(q, v, p, names, user)
+    return Coordinates(q, v, p, names, user, owner)
 
 
 def one_forms(forms: Sequence[Any], c: Coordinates, owner: str) -> sympy.Matrix:

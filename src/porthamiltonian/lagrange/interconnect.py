@@ -37,7 +37,8 @@ from .interaction import Interaction, standard_structure
 from .system import LagrangeDiracSystem
 
 
-def _product_coordinates(systems: Sequence[LagrangeDiracSystem]) -> _symbols.Coordinates:
+def _product_coordinates(systems: Sequence[LagrangeDiracSystem],
+                         owner: str) -> _symbols.Coordinates:
     seen: dict[str, str] = {}
     for s in systems:
         for name in s.names:
@@ -57,6 +58,7 @@ def _product_coordinates(systems: Sequence[LagrangeDiracSystem]) -> _symbols.Coo
         p=tuple(p for s in systems for p in s.momenta),
         names=tuple(n for s in systems for n in s.names),
         user=user,
+        owner=owner,
     )
 
 
@@ -80,7 +82,7 @@ class InterconnectedSystem(LagrangeDiracSystem):
         if not isinstance(interaction, Interaction):
             raise ModelError("interconnect: the interaction must come from "
                              "lagrange.interaction(...) or lagrange.dc_motor(...)")
-        c = _product_coordinates(systems)
+        c = _product_coordinates(systems, interaction.name)
         A_int, B_int = interaction.resolve(c)
         blocks = []
         owners: list[str] = []
