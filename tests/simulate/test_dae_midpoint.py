@@ -181,3 +181,19 @@ def test_initial_rod_force_and_undetermined_algebraic_state():
                              Q=np.eye(2), states=["q", "v_floating"])
     with pytest.raises(ModelError, match="v_floating is not determined"):
         simulate(floating, (0.0, 1.0), {"q": 1.0}, dt=0.1)
+
+
+def test_invertible_E_dae_equals_its_explicit_form():
+    """E ẋ = J z + G u with invertible E: the midpoint DAE step and the midpoint step of
+    the explicit to_phs() model are the same affine map (midpoint is invariant under
+    linear changes of the equations), so the trajectories agree to round-off."""
+    E = np.array([[2.0, 0.0], [1.0, 1.0]])
+    Q = np.array([[0.5, -0.5], [0.0, 1.0]])  # EᵀQ symmetric positive definite
+    d = DescriptorPHS(E=E, J=[[0.0, 1.0], [-1.0, 0.0]], R=[[0.1, 0.0], [0.0, 0.0]],
+                      G=[[1.0], [0.0]], Q=Q, states=["a", "b"])
+    x0, u = [0.3, -0.7], "cos(2*t)"
+    dae = simulate(d, (0.0, 3.0), x0, u=u, dt=0.01)
+    ode = simulate(d.to_phs(), (0.0, 3.0), x0, u=u, method="midpoint", dt=0.01)
+    np.testing.assert_allclose(dae.x, ode.x, rtol=1e-11, atol=1e-13)
+    np.testing.assert_allclose(dae.H, ode.H, rtol=1e-11)
+    assert np.max(np.abs(dae.power_residual)) <= 1e-14
