@@ -15,7 +15,7 @@ from test_dae_models import (
     rc_with_algebraic_node,
 )
 
-from porthamiltonian import ModelError
+from porthamiltonian import ModelError, SimulationError
 from porthamiltonian.descriptor import DescriptorPHS
 from porthamiltonian.simulate import simulate
 
@@ -197,3 +197,23 @@ def test_invertible_E_dae_equals_its_explicit_form():
     np.testing.assert_allclose(dae.x, ode.x, rtol=1e-11, atol=1e-13)
     np.testing.assert_allclose(dae.H, ode.H, rtol=1e-11)
     assert np.max(np.abs(dae.power_residual)) <= 1e-14
+
+
+def test_state_feedback_acts_as_a_conductance_on_the_merged_capacitor():
+    """u = −k v1 (current feedback) on C1 ∥ C2 with load R: v = v0 exp(−t (1/R + k)/C)."""
+    C1, C2, Rl, k, v0 = 1.0, 2.0, 4.0, 0.5, 2.0
+    d = parallel_capacitors_numeric(C1, C2, Rl)
+    res = simulate(d, (0.0, 3.0), {"q1": C1 * v0, "q2": C2 * v0},
+                   u=lambda t, x: -k * x[0] / C1, dt=1e-3)
+    v = v0 * np.exp(-res.t * (1 / Rl + k) / (C1 + C2))
+    np.testing.assert_allclose(res["q2"] / C2, v, rtol=1e-6)
+    assert res.newton_iterations <= 3 * res.nsteps  # exact Jacobian incl. ∂u/∂x
+
+
+def test_newton_failure_keeps_the_results_so_far():
+    d = cartesian_pendulum()
+    with pytest.raises(SimulationError) as info:
+        simulate(d, (0.0, 1.0), pendulum_x0(1.0), dt=0.1, max_newton=1)
+    err = info.value
+    assert err.t_reached == 0.0 and "Newton did not converge at t = 0 s" in str(err)
+    assert err.partial["rod"].size == 1 and not err.partial.success
