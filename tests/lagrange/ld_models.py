@@ -78,7 +78,7 @@ DISK_CONSTRAINTS = [X.diff(t) - Rd * sympy.cos(PH) * TH.diff(t),
 
 
 def rolling_disk() -> lagrange.LagrangeDiracSystem:
-    """Vertical disk rolling without slipping (Yoshimura & Marsden 2006, §6)."""
+    """Vertical disk rolling without slipping (Yoshimura & Marsden 2006, Part I)."""
     return lagrange.LagrangeDiracSystem([X, Y, TH, PH], DISK_L, constraints=DISK_CONSTRAINTS,
                                         parameters=DISK_PARAMS, name="disk")
 

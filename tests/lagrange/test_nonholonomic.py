@@ -1,4 +1,4 @@
-"""Nonholonomic systems: the vertical rolling disk (Yoshimura & Marsden 2006, §6)
+"""Nonholonomic systems: the vertical rolling disk (Yoshimura & Marsden 2006, Part I)
 and its tearing into a sliding body and a wheel joined by the rolling constraint."""
 
 import numpy as np

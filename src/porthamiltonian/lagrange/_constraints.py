@@ -7,7 +7,7 @@ columns of ``A`` come from several owners (the subsystems and the interaction),
 ``Δ = Δ_1 × … × Δ_n`` and ``Σ`` the interaction distribution, and the
 condition is that ``Δ ∩ Σ`` has constant rank, i.e. ``rank A(q)`` is locally
 constant: the clean-intersection hypothesis under which ``D_Δ ⊠ D_Σ`` is again a
-Dirac structure (Jacobs & Yoshimura, *J. Geom. Mech.* 6 (2014) 67–98, §3–4).
+Dirac structure (Jacobs & Yoshimura, *J. Geom. Mech.* 6 (2014) 67–98).
 """
 
 from __future__ import annotations
@@ -58,6 +58,6 @@ def check_clean(A_at: np.ndarray, generic_rank: int, owners: Sequence[str],
         f"forms of {', '.join(names)} become linearly dependent there (rank "
         f"{r} < {generic_rank} elsewhere), so the constraint distributions do not "
         "intersect cleanly and the interconnected Dirac structure is not smooth "
-        "(Jacobs & Yoshimura 2014, §4); start from a configuration away from this set "
+        "(Jacobs & Yoshimura 2014); start from a configuration away from this set "
         "or change the interaction forms",
     )

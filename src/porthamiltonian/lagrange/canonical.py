@@ -8,7 +8,7 @@ covector ``α = (α_q, w)`` are the flows and efforts of ``2n`` scalar ports of 
 ``Ω = Σ dq_i ∧ dp_i`` and ``Ω♭(X) = i_X Ω = −ṗ·dq + q̇·dp``.
 
 **Induced Dirac structure** (Yoshimura & Marsden, *J. Geom. Phys.* 57 (2006)
-133–156, §2.4 and Prop. 2.2): for a distribution ``Δ_Q = ker A(q)ᵀ`` on ``Q``
+133–156): for a distribution ``Δ_Q = ker A(q)ᵀ`` on ``Q``
 (columns of ``A`` are the constraint one-forms), lift it to
 ``Δ_{T*Q} = (Tπ_Q)⁻¹(Δ_Q)`` and restrict ``Ω``:
 

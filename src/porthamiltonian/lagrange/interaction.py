@@ -4,7 +4,7 @@ Tearing a system into subsystems on ``Q_1, …, Q_n`` cuts the constraints and
 couplings between them; they are restored by an *interaction Dirac structure* on
 ``T*Q``, ``Q = Q_1 × … × Q_n`` (Jacobs & Yoshimura, *Tensor products of Dirac
 structures and interconnection in Lagrangian mechanics*, J. Geom. Mech. 6
-(2014) 67–98, §3.2 and §5):
+(2014) 67–98; the non-standard ones in its §5):
 
 * **standard** ``D_Σ`` from an interaction distribution ``Σ_Q = ker A_Σ(q)ᵀ``
   (continuity of a shared point, Kirchhoff's current law at a cut node, gear

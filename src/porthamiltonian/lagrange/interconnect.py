@@ -2,7 +2,7 @@ r"""Interconnection of Lagrange–Dirac systems by the Dirac tensor product.
 
 Subsystems ``(L_i, D_{Δ_i}, F_i)`` on ``Q_i`` and an interaction structure
 ``D_int`` on ``T*Q``, ``Q = Q_1 × … × Q_n``, give the interconnected system
-(Jacobs & Yoshimura, *J. Geom. Mech.* 6 (2014) 67–98, §4, Thm. 4.4 and §5)
+(Jacobs & Yoshimura, *J. Geom. Mech.* 6 (2014) 67–98)
 
 .. math::  D = (D_{Δ_1} ⊕ ⋯ ⊕ D_{Δ_n}) ⊠ D_{\rm int},\qquad
            L = L_1 + ⋯ + L_n,\qquad F = (F_1, …, F_n),
@@ -13,7 +13,7 @@ structure of ``Δ ∩ Σ`` (and of ``Ω + π*β``): in coordinates the constrain
 of all subsystems and of the interaction are stacked,
 ``A = [diag(A_1, …, A_n) | A_Σ]``, and the two-forms add.  This holds where
 ``Δ`` and ``Σ`` intersect cleanly, i.e. ``rank A(q)`` is locally constant
-(loc. cit., Prop. 4.2); :meth:`InterconnectedSystem.check_constant_rank` tests it
+(loc. cit.); :meth:`InterconnectedSystem.check_constant_rank` tests it
 at a configuration and names the subsystems whose forms become dependent,
 and every simulation checks it at each sample.
 

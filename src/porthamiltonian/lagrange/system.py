@@ -6,7 +6,7 @@ optionally a two-form ``B(q)`` (magnetic/gyroscopic coupling).  Its curves
 ``(q(t), v(t), p(t))`` satisfy ``(X, 𝔇L − F̃) ∈ D_Δ`` with ``X = (q̇, ṗ)``,
 ``𝔇L = (−∂L/∂q, v)`` the Dirac differential and ``D_Δ`` the induced Dirac
 structure of :mod:`.canonical` (Yoshimura & Marsden, *J. Geom. Phys.* 57 (2006)
-133–156, Def. 3.1 and §5; with forces: *Dirac structures in Lagrangian mechanics
+133–156; with forces: *Dirac structures in Lagrangian mechanics
 Part II*, J. Geom. Phys. 57 (2006) 209–250).  In coordinates these are the
 implicit Lagrange–d'Alembert–Pontryagin equations, a DAE with multipliers ``λ``:
 
