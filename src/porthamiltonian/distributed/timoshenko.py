@@ -86,20 +86,25 @@ class TimoshenkoModel(DistributedModel):
     """Timoshenko model; adds :meth:`shape` (deflection and rotation)."""
 
     def shape(self, x: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        r"""``(s, w, θ)`` at the element end points, integrated from a clamped end.
+        r"""``(s, w, θ)`` at the element end points, integrated from an end where w = 0.
 
         :math:`\theta = \int\kappa\,ds` and :math:`w = \int(\theta + \gamma)\,ds`, exact
         for the discrete fields: per element :math:`\int_e\gamma = \sum x_\gamma`,
         :math:`\int_e\kappa = \sum x_\kappa` and
         :math:`\int_e\theta = h\,\theta(s_e) + \sum_g x_{\kappa,g}(s_{e+1} - s_g)`.
+        The anchor is a clamped end (left first), else an end with fixed translation
+        (pinned, or a hub driven in rotation); there ``θ`` is taken as 0, so the shape
+        is the elastic deflection in the frame of that end's tangent (add the end's
+        rotation angle θ₀·(s − s₀) for the absolute deflection).
         """
         d = self.disc
-        if d.conditions["left"] == (X_, X_):
-            flip = False
-        elif d.conditions["right"] == (X_, X_):
-            flip = True
-        else:
-            raise ModelError("timoshenko.shape needs a clamped end to measure w and θ from")
+        conds = d.conditions
+        anchors = [e for e in ("left", "right") if conds[e] == (X_, X_)] or \
+            [e for e in ("left", "right") if conds[e][0] == X_]
+        if not anchors:
+            raise ModelError("timoshenko.shape needs an end with fixed translation (clamped, "
+                             "pinned or a hub) to measure w and θ from")
+        flip = anchors[0] == "right"
         mesh = d.h1.mesh
         s_g, xg = d.strain_quadrature(0, x)
         _, xk = d.strain_quadrature(1, x)
