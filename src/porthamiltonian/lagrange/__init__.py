@@ -6,6 +6,7 @@ constraint one-forms), ``system`` (:class:`LagrangeDiracSystem`, the implicit
 Lagrange–d'Alembert–Pontryagin equations, energy and power balance),
 ``interaction`` (standard ``D_Σ``, magnetic two-forms, the ideal DC motor),
 ``interconnect`` (``(D_1 ⊕ … ⊕ D_n) ⊠ D_int`` with the clean-intersection check),
+``descriptor`` (compilation to the port-Hamiltonian IR, :class:`DescriptorPHS`),
 ``result`` (simulation output).  See docs/lagrange.md.
 """
 

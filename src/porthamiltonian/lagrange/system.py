@@ -341,6 +341,14 @@ class LagrangeDiracSystem:
                                   zip(self.names, self._c.q, strict=True))
         _constraints.check_clean(A, self._rank, self._owners, where)
 
+    def to_descriptor(self) -> tuple[Any, dict[str, Any]]:
+        """The port-Hamiltonian IR: a :class:`~porthamiltonian.DescriptorPHS` with state
+        ``(q, v)`` and the input signals ``{name: g(t)}``; see :mod:`.descriptor`
+        (constant mass matrix, forces ``−D v + g(t)``)."""
+        from .descriptor import to_descriptor
+
+        return to_descriptor(self)
+
     # --------------------------------------------------------------- simulation
 
     def simulate(self, t_end: float, q0: Any, v0: Any, *, dt: float | None = None,
