@@ -1,6 +1,9 @@
-"""Plants of the control tests, written from the textbook equations."""
+"""Plants of the control tests, written from the textbook equations (cached: PHS are
+not mutated)."""
 
 from __future__ import annotations
+
+from functools import cache
 
 import sympy as sp
 
@@ -9,6 +12,7 @@ from porthamiltonian import PHS
 MAGLEV = {"k": 2.0, "m": 0.5, "g": 9.81, "R": 2.0}
 
 
+@cache
 def maglev() -> PHS:
     r"""Magnetic levitation (Ortega, van der Schaft, Maschke, Escobar, Automatica 2002, §5).
 
@@ -29,3 +33,36 @@ def mass_spring_gravity(m: float = 1.0, k: float = 4.0, c: float = 0.5, g: float
     return PHS(J=[[0, 1], [-1, 0]], R=[[0, 0], [0, c]], G=[[0], [1]],
                hamiltonian=k * q**2 / 2 + p**2 / (2 * m) + m * g * q,
                states=["q", "p"], inputs=["F"], outputs=["v"], name="mass-spring")
+
+
+PENDULUM = {"m": 0.5, "l": 0.8, "g": 9.81}
+IWP = {"I1": 0.1, "I2": 0.02, "m3": 1.0}
+
+
+@cache
+def pendulum() -> PHS:
+    """Simple pendulum with a torque at the pivot; q from the hanging position (rad)."""
+    q, p = sp.symbols("q p", real=True)
+    m, l, g = sp.symbols("m l g", positive=True)
+    return PHS(J=[[0, 1], [-1, 0]], G=[[0], [1]],
+               hamiltonian=p**2 / (2 * m * l**2) + m * g * l * (1 - sp.cos(q)),
+               states=["q", "p"], inputs=["tau"], outputs=["omega"],
+               parameters=dict(PENDULUM), name="pendulum")
+
+
+@cache
+def inertia_wheel_pendulum() -> PHS:
+    r"""Inertia-wheel pendulum (Ortega, Spong, Gómez-Estern, Blankenstein, IEEE TAC 2002, §V).
+
+    q1 = pendulum angle from upright, q2 = wheel angle relative to the pendulum (rad);
+    M = [[I1, I2], [I2, I2]] (kg·m²), V = m3 (cos q1 − 1) (J), motor torque on q2.
+    """
+    q1, q2, p1, p2 = sp.symbols("q1 q2 p1 p2", real=True)
+    I1, I2, m3 = sp.symbols("I1 I2 m3", positive=True)
+    Minv = sp.Matrix([[I1, I2], [I2, I2]]).inv()
+    pv = sp.Matrix([p1, p2])
+    H = (pv.T * Minv * pv)[0] / 2 + m3 * (sp.cos(q1) - 1)
+    J = sp.Matrix([[0, 0, 1, 0], [0, 0, 0, 1], [-1, 0, 0, 0], [0, -1, 0, 0]])
+    return PHS(J=J, G=[[0], [0], [0], [1]], hamiltonian=sp.expand(H),
+               states=["q1", "q2", "p1", "p2"], inputs=["tau"], outputs=["w2"],
+               parameters=dict(IWP), name="inertia wheel pendulum")

@@ -365,7 +365,8 @@ def _law(d: IdaPbc) -> sp.Matrix:
     gHd = sp.Matrix([sp.diff(d.Hd, x) for x in d.x])
     g = sp.Matrix(d.g)
     rhs = (d.Jd - d.Rd) * gHd - (d._J - d._R) * gH
-    return ((g.T * g).inv() * g.T * rhs).applyfunc(sp.simplify)
+    # cancel (not simplify): exact, and fast enough for laws with trigonometric terms
+    return ((g.T * g).inv() * g.T * rhs).applyfunc(lambda e: sp.cancel(sp.expand(e)))
 
 
 def _check_supplied(d: IdaPbc, tol: float) -> None:
