@@ -216,14 +216,7 @@ def random_point(system, rng) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ---------------------------------------------------------------------- tests
-# The numeric path zeroes entries below 1e-12 × the largest entry of each matrix
-# (generate._chop): with SI units the hydraulic line conductance 1/R_l = 1e-9 sits next
-# to the friction b = 2e4 in R and is wrongly removed.  Reported; strict, so the fix
-# turns these into failures that ask for the marker to go.
-_CHOP = pytest.mark.xfail(strict=True, reason="numeric generation chops 1/R_l = 1e-9 "
-                          "relative to b = 2e4 (generate._chop, reported to the lead)")
-PATHS = [pytest.param(n, s, id=f"{n}-{'symbolic' if s else 'numeric'}",
-                      marks=[_CHOP] if (n, s) == ("hydraulic_cylinder.yaml", False) else [])
+PATHS = [pytest.param(n, s, id=f"{n}-{'symbolic' if s else 'numeric'}")
          for n in sorted(EXAMPLES) for s in (True, False)]
 
 
@@ -260,9 +253,7 @@ def test_structure_skew_symmetric_and_passive(name):
         assert np.linalg.eigvalsh(W).min() >= -1e-10 * (1 + np.abs(W).max())
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=[_CHOP] if n == "hydraulic_cylinder.yaml" else []) for n in
-    sorted(EXAMPLES)])
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_numeric_and_symbolic_paths_agree(name):
     model, s_sys = generate(name, symbolic=True)
     _, n_sys = generate(name, symbolic=False)

@@ -1,313 +1,354 @@
-r"""Explicit port-Hamiltonian model of a bond graph.
+r"""Explicit (and descriptor) port-Hamiltonian models of a bond graph.
 
-The construction of Pfeifer et al., *Explicit port-Hamiltonian formulation of
-multi-bond graphs for an automated model generation*, Automatica 120 (2020)
-109121, restated in the project's reference notes, done with the library's own IR
-operations:
+Method
+------
+The element equations (:mod:`.equations`) are solved for every bond variable in
+terms of the storages' co-energies :math:`z = \nabla H` and the source values
+:math:`u` by sorted sparse elimination (:mod:`.elimination`).  Eliminating the
+interior bond variables is the composition of the junctions' Dirac structures
+(Pfeifer et al., *Automatica* 120, 2020, §4); the result is the linear map
 
-1. **Junction structure.**  Each interior element (0, 1, TF, GY) is a Dirac
-   structure on its bonds, with port variables counted *into* the element
-   (``f = +f_b`` for a bond pointing in, ``−f_b`` for one pointing out; ``e = e_b``):
+.. math::
+    \begin{bmatrix}\dot x\\ y\end{bmatrix} =
+    \begin{bmatrix}K & A_u\\ C_z & D\end{bmatrix}
+    \begin{bmatrix}z\\ u\end{bmatrix},
 
-   * 0-junction: :math:`\sum_i f_i = 0`, :math:`e_1 = e_i`;
-   * 1-junction (signs :math:`s_i = \pm 1` by orientation): :math:`s_1 f_1 = s_i f_i`,
-     :math:`\sum_i s_i e_i = 0`;
-   * TF (bond 1 in, bond 2 out; :math:`f_2 = M f_1`, :math:`e_1 = M^\top e_2`):
-     :math:`f_b + M f_a = 0`, :math:`e_a - M^\top e_b = 0`;
-   * GY (:math:`e_2 = M f_1`, :math:`e_1 = M^\top f_2`):
-     :math:`e_a + M^\top f_b = 0`, :math:`e_b - M f_a = 0`.
+and power continuity of the junction structure together with :math:`R \succeq 0`
+of the resistors give its port-Hamiltonian split (the paper's step 5):
 
-   Interior bonds are eliminated by composing these structures
-   (:meth:`DiracStructure.compose_many`, Cervera–van der Schaft–Baños 2007): the
-   result is one Dirac structure on the exterior ports, one per C, I, R, Se, Sf,
-   named after the element.
-2. **Existence / causality.**  The input-output form with the storages in
-   integral causality (C: effort in; I: flow in) and the sources' inputs (Se:
-   effort; Sf: flow) is requested; the resistors take whatever the structure
-   allows, efforts preferred (the paper's R1/R2 split by rank, Property 2).  When
-   the request is impossible the storages are dependent or fixed by sources, or
-   the sources dependent: :class:`~porthamiltonian.errors.NoExplicitFormError`
-   names the elements.
-3. **Closure.**  Storages and resistors are port-Hamiltonian systems of their
-   own — C: :math:`\dot q = u`, :math:`y = \nabla H`; I: :math:`\dot p = -u`,
-   :math:`y = -\nabla H`; R1: :math:`y = r u`; R2: :math:`y = r^{-1} u` — joined to the
-   junction structure by :func:`porthamiltonian.interconnect`.  The result's
-   :math:`J, R, G, P, M, S` are those of the paper's step 5, with
-   :math:`u` = (Se efforts, Sf flows), :math:`y` = their conjugates, and
-   :math:`u^\top y` the power the sources deliver.
+.. math::
+    J = \tfrac12(K - K^\top),\quad R = -\tfrac12(K + K^\top),\quad
+    G = \tfrac12(A_u + C_z^\top),\quad P = \tfrac12(C_z^\top - A_u),\quad
+    M = \tfrac12(D - D^\top),\quad S = \tfrac12(D + D^\top),
+
+so that :math:`\dot x = (J-R)z + (G-P)u`, :math:`y = (G+P)^\top z + (M+S)u`
+(DESIGN.md §2); :math:`u^\top y` is the power the sources deliver.  The structure
+checks of :class:`~porthamiltonian.PHS` then verify the claim on the result.
+
+Existence.  The explicit form exists exactly when the equations with every storage
+in integral causality determine all bond variables.  When they do not, the causal
+analysis (:mod:`.causality`) names why: dependent sources, storages fixed by
+sources, or **dependent storages** — which are not an error: :func:`to_descriptor`
+returns the constrained model and :func:`to_phs` merges them (:mod:`.merge`).
+
+Both paths — symbolic (SymPy coefficients, parameters as symbols, state-dependent
+entries for modulated elements) and numeric (floats, SciPy sparse, no SymPy) — run
+the same elimination, in time linear in the size of a ladder-like graph.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sps
 import sympy as sp
 
-from ..dirac import DiracStructure
-from ..errors import CausalityError, ModelError, NoExplicitFormError
-from ..interconnection import interconnect
-from ..naming import expand, split_index
+from ..errors import ModelError, NoExplicitFormError
+from ..naming import expand
 from ..phs import PHS
-from .graph import JUNCTIONS, Bond, BondGraph, Element
+from .elimination import SingularSystem, combine, solve_sorted
+from .equations import element_equations
+from .graph import BondGraph, Element
 
-INTERIOR = JUNCTIONS + ("TF", "GY")
-# The variable each exterior element imposes on the junction structure: storages in
-# integral causality (C: effort, I: flow) and the sources' inputs.
-INPUT_KIND = {"C": "effort", "I": "flow", "Se": "effort", "Sf": "flow"}
+#: Above this many states the numeric path returns SciPy sparse matrices.
+SPARSE_ABOVE = 100
+#: Default: symbolic for graphs of at most this many elements.
+SYMBOLIC_UP_TO = 60
+
+
+@dataclass
+class LinearMap:
+    """The solved element equations: rows ``[ẋ_a; z_d; y]``, columns ``[w; u]``.
+
+    ``w`` holds, in state order, ``z`` of the integral storages and the rates
+    ``λ`` of the dependent ones (``dependent``).  ``Z`` is a SymPy matrix (exact)
+    or a SciPy CSR matrix (numeric).
+    """
+
+    graph: BondGraph
+    states: list[str]
+    dependent: list[str]
+    inputs: list[str]
+    Z: Any
+    exact: bool
+
+    @property
+    def integral(self) -> list[str]:
+        dep = set(self.dependent)
+        return [s for s in self.states if s not in dep]
+
+    def block(self, rows: str, cols: str) -> Any:
+        """A block by name: rows in ``a`` (ẋ_a), ``d`` (z_d), ``y``; cols ``a``, ``d``, ``u``."""
+        n = len(self.states)
+        pos = {s: i for i, s in enumerate(self.states)}
+        a = [pos[s] for s in self.integral]
+        d = [pos[s] for s in self.dependent]
+        na, nd = len(a), len(d)
+        r = {"a": list(range(na)), "d": list(range(na, na + nd)),
+             "y": list(range(na + nd, na + nd + len(self.inputs)))}[rows]
+        c = {"a": a, "d": d, "u": list(range(n, n + len(self.inputs)))}[cols]
+        if self.exact:
+            return self.Z.extract(r, c) if r and c else sp.zeros(len(r), len(c))
+        return self.Z[r, :][:, c] if r and c else sps.csr_matrix((len(r), len(c)))
 
 
 def to_phs(bg: BondGraph, symbolic: bool | None = None) -> PHS:
-    """The explicit PHS of a bond graph.
+    """The explicit port-Hamiltonian model of a bond graph.
 
     Parameters
     ----------
+    bg : BondGraph
     symbolic : bool, optional
-        ``True``: exact junction structure (SymPy), parameters kept as symbols (their
-        values attached for numerical evaluation).  ``False``: parameter values
-        substituted, junction structure composed in floating point (the path that
-        scales to thousands of elements); entries below ``1e-12`` relative are
-        round-off of the elimination and set to zero.  Default: symbolic for graphs
-        of up to 60 elements.
+        ``True``: SymPy matrices with the parameters as symbols (their values
+        attached for evaluation) and state-dependent entries for modulated
+        elements.  ``False``: parameter values substituted; with constant
+        coefficients and linear storages the model is numeric (NumPy, SciPy sparse
+        above :data:`SPARSE_ABOVE` states) and no SymPy runs.  Default: symbolic
+        for graphs of up to :data:`SYMBOLIC_UP_TO` elements.
+
+    Returns
+    -------
+    PHS
+        States: the storages' (``C1`` or ``C1[k]``), in the order of the graph;
+        inputs: the sources' values; outputs (named like the inputs): their
+        conjugates.  When dependent storages were merged, ``.reduction`` says which
+        and what the remaining states stand for.
+
+    Raises
+    ------
+    NoExplicitFormError
+        Dependent sources, storages fixed by sources, or dependent storages that
+        cannot be merged (nonlinear or modulated) — named, with the causal path.
     """
+    work, exact, coefficient = _prepare(bg, symbolic)
+    try:
+        lm = solve(work, (), exact, coefficient)
+    except SingularSystem as err:
+        return _without_full_integral_causality(bg, work, exact, coefficient, err, symbolic)
+    return _explicit(lm)
+
+
+def to_descriptor(bg: BondGraph, symbolic: bool | None = None) -> Any:
+    """The descriptor PHS ``ẋ = (J−R)z + Bλ + (G−P)u``, ``0 = Bᵀz``, of a bond graph.
+
+    Every storage keeps its state.  A dependent storage (in derivative causality,
+    named by :func:`~porthamiltonian.bondgraph.analyze_causality`) contributes a
+    multiplier ``λ`` = its rate (``C2.rate``) and a constraint: its co-energy is
+    fixed by the others (two capacitors on a 0-junction share their voltage).
+    Without dependent storages the constraints are empty and the model equals
+    :func:`to_phs`'s.
+    """
+    from .merge import descriptor
+
+    work, exact, coefficient = _prepare(bg, symbolic)
+    report = _report_or_raise(bg)
+    lm = solve(work, report.derivative, exact, coefficient)
+    return descriptor(lm, _hamiltonian_data(work, exact))
+
+
+# ---------------------------------------------------------------------- steps
+def _prepare(bg: BondGraph, symbolic: bool | None) -> tuple[BondGraph, bool, Any]:
+    """The graph to work on, whether coefficients are exact, and their converter."""
     bg.check()
     if symbolic is None:
-        symbolic = len(bg.elements) <= 60
-    if not symbolic:
-        bg = _substituted(bg)
-    D = junction_structure(bg, exact=symbolic)
-    storages, resistors, sources = bg.storages(), bg.resistors(), bg.sources()
-    fixed = {p: INPUT_KIND[el.kind] for el in storages + sources
-             for p in expand(el.name, el.dim)}
-    try:
-        io = D.input_output(inputs=fixed)
-    except CausalityError as err:
-        raise NoExplicitFormError(_causality_message(bg, err)) from None
-    chosen = dict(io.inputs)
-    systems, connect = [], []
-    for el in storages:
-        systems.append(_storage_system(el, numeric=not symbolic))
-        connect.append((f"{el.name}.port", el.name, INPUT_KIND[el.kind]))
-    for el in resistors:
-        kinds = {chosen[p] for p in expand(el.name, el.dim)}
-        if len(kinds) > 1:
-            raise NoExplicitFormError(
-                f"{el.where()}: the junction structure fixes the effort of some of its "
-                "components and the flow of others; split the multi-bond resistor"
-            )
-        kind = kinds.pop()
-        systems.append(_resistor_system(el, admittance=(kind == "flow"), numeric=not symbolic))
-        connect.append((f"{el.name}.port", el.name, kind))
-    free = {p: fixed[p] for el in sources for p in expand(el.name, el.dim)}
-    sys = interconnect(D, systems, connect, free_inputs=free)
-    inputs = list(sys.inputs)
-    sys = sys.rename(outputs=dict(zip(sys.outputs, inputs, strict=True)))
-    sys.name = bg.name
-    sys.parameters = dict(bg.parameters)
-    if not symbolic:
-        sys = _chop(sys)
-    sys.check()
-    return sys
+        symbolic = len(bg.elements) <= SYMBOLIC_UP_TO
+    if symbolic:
+        return bg, True, _identity
+    work = bg.with_values()
+    numeric = all(_is_number(v) for el in work.elements.values()
+                  for k, v in el.params.items() if k != "hamiltonian")
+    # modulated coefficients keep SymPy (with numeric parameter values)
+    return work, not numeric, (float if numeric else _identity)
 
 
-def _substituted(bg: BondGraph) -> BondGraph:
-    """A copy of the graph with every parameter value substituted."""
-    import copy
-
-    bg.resolve()
-    missing = [k for k, v in bg.parameters.items() if v is None]
-    if missing:
-        raise ModelError(
-            f"numeric generation needs values for the parameters {', '.join(missing)}; "
-            "give them, or generate symbolically"
-        )
-    values = {}
-    for el in bg.elements.values():
-        for v in el.params.values():
-            for sym in getattr(v, "free_symbols", ()):
-                if sym.name in bg.parameters:
-                    values[sym] = sp.sympify(bg.parameters[sym.name])
-    new = copy.copy(bg)
-    new.elements = {}
-    for name, el in bg.elements.items():
-        params = {k: (v.xreplace(values) if hasattr(v, "xreplace") else v)
-                  for k, v in el.params.items()}
-        new.elements[name] = Element(el.name, el.type, el.dim, params, el.line)
-    return new
+def _identity(a: Any) -> Any:
+    return a
 
 
-def _chop(sys: PHS, rtol: float = 1e-12) -> PHS:
-    """Zero the round-off of the floating-point elimination (|entry| < rtol · scale)."""
-    import numpy as np
-
-    mats = sys.matrices()
-    if sys.symbolic:
-        def clean(v: sp.Expr) -> sp.Expr:
-            if v.is_number and abs(float(v)) < rtol:
-                return sp.S.Zero
-            if v.is_number and abs(float(v) - round(float(v))) < rtol:
-                return sp.Integer(round(float(v)))
-            return v
-        new = {k: A.applyfunc(clean) for k, A in mats.items()}
-    else:
-        new = {}
-        for k, A in mats.items():
-            B = np.array(A, dtype=float)
-            scale = max(1.0, float(np.max(np.abs(B), initial=0.0)))
-            B[np.abs(B) < rtol * scale] = 0.0
-            new[k] = B
-    return sys._replace(mats=new)
-
-
-# ---------------------------------------------------------------------- junctions
-def junction_structure(bg: BondGraph, exact: bool = True) -> DiracStructure:
-    """The Dirac structure of the junctions, TFs and GYs on the exterior ports.
-
-    ``exact``: SymPy matrices (integers stay integers); else floating point.
-    """
-    exterior = {e.name for e in bg.elements.values() if e.kind not in INTERIOR}
-    structures: list[DiracStructure] = []
-    connect: list[tuple[str, str]] = []
-
-    def port(b: Bond, at: str) -> list[str]:
-        """Port names of bond b at its end ``at`` (an interior element)."""
-        other = b.head if at == b.tail else b.tail
-        if other in exterior:
-            return expand(other, b.dim)
-        return expand(f"{b.name}.{'t' if at == b.tail else 'h'}", b.dim)
-
-    for el in bg.elements.values():
-        if el.kind in INTERIOR:
-            bonds = bg.bonds_of(el.name)
-            ports = [port(b, el.name) for b in bonds]
-            signs = [1 if b.head == el.name else -1 for b in bonds]
-            structures.append(_element_structure(el, bonds, ports, signs, exact))
-    for b in bg.bonds:
-        t_in, h_in = b.tail not in exterior, b.head not in exterior
-        if t_in and h_in:
-            connect += list(zip(expand(f"{b.name}.t", b.dim), expand(f"{b.name}.h", b.dim),
-                                strict=True))
-        elif not t_in and not h_in:
-            # two one-port elements bonded directly: a two-port 0-junction in between
-            pairs = zip(expand(b.tail, b.dim), expand(b.head, b.dim), strict=True)
-            structures.append(_direct_sum([_zero([a, c], exact) for a, c in pairs]))
-    if not connect:
-        return _direct_sum(structures)
-    return DiracStructure.compose_many(structures, connect)
-
-
-def _direct_sum(structures: list[DiracStructure]) -> DiracStructure:
-    out = structures[0]
-    for s in structures[1:]:
-        out = out.direct_sum(s)
-    return out
-
-
-def _element_structure(el: Element, bonds: list[Bond], ports: list[list[str]],
-                       signs: list[int], exact: bool) -> DiracStructure:
-    k = el.dim if el.kind in ("TF", "GY") else bonds[0].dim
-    if el.kind == "0":
-        return _direct_sum([_zero([p[c] for p in ports], exact) for c in range(k)])
-    if el.kind == "1":
-        return _direct_sum([_one([p[c] for p in ports], signs, exact) for c in range(k)])
-    # TF / GY: bond 1 is the one pointing in
-    (a, b) = (0, 1) if bonds[0].head == el.name else (1, 0)
-    Mr = el.params["ratio"]
-    M = sp.Matrix(Mr) if isinstance(Mr, sp.MatrixBase) else sp.Matrix([[Mr]])
-    if M.shape != (k, k):
-        M = M[0, 0] * sp.eye(k)
-    Z, eye = sp.zeros(k, k), sp.eye(k)
-    if el.kind == "TF":  # f_b + M f_a = 0 ; e_a − Mᵀ e_b = 0
-        F = sp.Matrix(sp.BlockMatrix([[M, eye], [Z, Z]]).as_explicit())
-        E = sp.Matrix(sp.BlockMatrix([[Z, Z], [eye, -M.T]]).as_explicit())
-    else:  # GY: e_a + Mᵀ f_b = 0 ; e_b − M f_a = 0
-        F = sp.Matrix(sp.BlockMatrix([[Z, M.T], [-M, Z]]).as_explicit())
-        E = sp.eye(2 * k)
-    return _make(F, E, ports[a] + ports[b], exact)
-
-
-def _zero(ports: list[str], exact: bool) -> DiracStructure:
-    n = len(ports)
-    F, E = sp.zeros(n, n), sp.zeros(n, n)
-    F[0, :] = sp.ones(1, n)
-    for i in range(1, n):
-        E[i, 0], E[i, i] = 1, -1
-    return _make(F, E, ports, exact)
-
-
-def _one(ports: list[str], s: list[int], exact: bool) -> DiracStructure:
-    n = len(ports)
-    F, E = sp.zeros(n, n), sp.zeros(n, n)
-    E[0, :] = sp.Matrix([s])
-    for i in range(1, n):
-        F[i, 0], F[i, i] = s[0], -s[i]
-    return _make(F, E, ports, exact)
-
-
-def _make(F: sp.Matrix, E: sp.Matrix, ports: list[str], exact: bool) -> DiracStructure:
-    """Symbolic when exact or modulated (symbols in the entries), else NumPy."""
-    if exact or F.free_symbols or E.free_symbols:
-        return DiracStructure(sp.ImmutableMatrix(F), sp.ImmutableMatrix(E), ports=ports)
-    import numpy as np
-
-    return DiracStructure(np.array(F.tolist(), dtype=float), np.array(E.tolist(), dtype=float),
-                          ports=ports, check=False)
-
-
-# ---------------------------------------------------------------------- closure
-def _matrix(el: Element, key: str) -> sp.Matrix:
-    v = el.params[key]
+def _is_number(v: Any) -> bool:
     if isinstance(v, sp.MatrixBase):
-        return sp.Matrix(v)
-    return sp.Matrix(v * sp.eye(el.dim)) if el.dim > 1 else sp.Matrix([[v]])
+        return not v.free_symbols
+    return not getattr(v, "free_symbols", ())
 
 
-def _storage_system(el: Element, numeric: bool = False) -> PHS:
-    """C: ``q̇ = u``, ``y = ∇H``; I: ``ṗ = −u``, ``y = −∇H`` (see the module docstring)."""
-    import numpy as np
+def solve(bg: BondGraph, derivative: Iterable[str], exact: bool, coefficient: Any) -> LinearMap:
+    """Solve the element equations with the storages ``derivative`` in derivative causality."""
+    dependent_elements = set(derivative)
+    eq = element_equations(bg, dependent_elements, coefficient)
+    value = solve_sorted(eq.rows, eq.rhs, eq.n_vars, exact)
+    states = bg.state_names()
+    dependent = [s for el in bg.storages() if el.name in dependent_elements for s in el.states]
+    inputs = [p for el in bg.sources() for p in expand(el.name, el.dim)]
+    dep = set(dependent)
+    targets = ([eq.rates[s] for s in states if s not in dep]
+               + [eq.efforts[s] for s in dependent] + [eq.outputs[p] for p in inputs])
+    combos = [combine(t, value) for t in targets]
+    shape = (len(targets), len(eq.knowns))
+    if exact:
+        Z = sp.zeros(*shape)
+        for i, c in enumerate(combos):
+            for k, v in c.items():
+                Z[i, k] = sp.cancel(v)
+    else:
+        rows = [i for i, c in enumerate(combos) for _ in c]
+        cols = [k for c in combos for k in c]
+        vals = [v for c in combos for v in c.values()]
+        Z = sps.csr_matrix((vals, (rows, cols)), shape=shape)
+        Z.eliminate_zeros()  # cancellations were made exact zeros (elimination._add)
+    return LinearMap(bg, states, dependent, inputs, Z, exact)
 
+
+def _explicit(lm: LinearMap) -> PHS:
+    K, Au = lm.block("a", "a"), lm.block("a", "u")
+    Cz, D = lm.block("y", "a"), lm.block("y", "u")
+    mats = split(K, Au, Cz, D)
+    H = _hamiltonian_data(lm.graph, lm.exact)
+    return _build(lm.graph, mats, H, lm.states, lm.inputs)
+
+
+def split(K: Any, Au: Any, Cz: Any, D: Any) -> dict[str, Any]:
+    """The port-Hamiltonian split of ``ẋ = K z + A_u u``, ``y = C_z z + D u``."""
+    if isinstance(K, sp.MatrixBase):
+        half = sp.Rational(1, 2)
+        mats = {"J": half * (K - K.T), "R": -half * (K + K.T),
+                "G": half * (Au + Cz.T), "P": half * (Cz.T - Au),
+                "M": half * (D - D.T), "S": half * (D + D.T)}
+        return {k: A.applyfunc(sp.cancel) for k, A in mats.items()}
+    K, Au, Cz, D = (sps.csr_matrix(A) for A in (K, Au, Cz, D))
+    return {"J": _half(K, -K.T), "R": _half(-K, -K.T), "G": _half(Au, Cz.T),
+            "P": _half(Cz.T, -Au), "M": _half(D, -D.T), "S": _half(D, D.T)}
+
+
+def _half(A: Any, B: Any) -> Any:
+    """``(A + B)/2`` with sums that cancel to round-off set to exactly zero."""
+    S = (A + B).tocoo()
+    if S.nnz:
+        T = (abs(A) + abs(B)).tocsr()
+        scale = np.asarray(T[S.row, S.col]).ravel()
+        S.data[np.abs(S.data) <= 1e-13 * scale] = 0.0
+    S = S.tocsr()
+    S.eliminate_zeros()
+    return S / 2
+
+
+@dataclass
+class HamiltonianData:
+    """The storages' energy: ``expr`` (SymPy, always) and ``Q`` (numeric, linear only)."""
+
+    expr: Any
+    Q: Any  # None unless numeric and every storage linear
+
+
+def _hamiltonian_data(bg: BondGraph, exact: bool) -> HamiltonianData:
+    """The storages' energy; numeric and linear: only ``Q`` (no SymPy on that path)."""
     from ..expr import state_symbol
 
-    sign = 1 if el.kind == "C" else -1
-    ports = {"states": el.states, "inputs": expand(f"{el.name}.port", el.dim),
-             "outputs": expand(f"{el.name}.out", el.dim), "check": False}
-    if "hamiltonian" in el.params:
-        return PHS(G=sign * sp.eye(el.dim), hamiltonian=el.params["hamiltonian"], **ports)
-    c = _matrix(el, "c" if el.kind == "C" else "i")
-    if c.det() == 0:
+    storages = bg.storages()
+    if not exact and all("hamiltonian" not in el.params for el in storages):
+        blocks = []
+        for el in storages:
+            c = _compliance(el, numeric=True)
+            blocks.append(np.linalg.inv(c))
+        Q = sps.block_diag(blocks, format="csr") if blocks else sps.csr_matrix((0, 0))
+        return HamiltonianData(None, Q)
+    terms = []
+    for el in storages:
+        if "hamiltonian" in el.params:
+            terms.append(el.params["hamiltonian"])
+            continue
+        x = sp.Matrix([state_symbol(s) for s in el.states])
+        terms.append((x.T * _compliance(el).inv() * x)[0, 0] / 2)
+    return HamiltonianData(sp.Add(*terms), None)
+
+
+def _compliance(el: Element, numeric: bool = False) -> Any:
+    """The compliance (C) or inertia (I) matrix; a float array when ``numeric``."""
+    v = el.params["c" if el.kind == "C" else "i"]
+    if isinstance(v, sp.MatrixBase):
+        c = np.array(v.tolist(), dtype=float) if numeric else sp.Matrix(v)
+    elif numeric:
+        c = float(v) * np.eye(el.dim)
+    else:
+        c = sp.Matrix(v * sp.eye(el.dim)) if el.dim > 1 else sp.Matrix([[v]])
+    singular = (abs(np.linalg.det(c)) < 1e-300) if numeric else c.det() == 0
+    if singular:
         raise ModelError(f"{el.where()}: its {'compliance' if el.kind == 'C' else 'inertia'}"
                          " matrix is singular; give it a positive definite value")
-    if numeric and not c.free_symbols:
-        return PHS(G=sign * np.eye(el.dim), Q=np.array(c.inv().tolist(), dtype=float), **ports)
-    x = sp.Matrix([state_symbol(s) for s in el.states])
-    return PHS(G=sign * sp.eye(el.dim), hamiltonian=(x.T * c.inv() * x)[0, 0] / 2, **ports)
+    return c
 
 
-def _resistor_system(el: Element, admittance: bool, numeric: bool = False) -> PHS:
-    r = _matrix(el, "r")
-    if admittance:
-        if r.det() == 0:
-            raise NoExplicitFormError(
-                f"{el.where()}: the junction structure imposes its effort, so its law must be "
-                "written as f = r⁻¹ e, but r is singular (zero resistance); reconnect it or "
-                "give it a non-zero resistance"
-            )
-        r = r.inv()
-    if numeric and not r.free_symbols:
-        import numpy as np
-
-        r = np.array(r.tolist(), dtype=float)
-    return PHS(S=r, inputs=expand(f"{el.name}.port", el.dim),
-               outputs=expand(f"{el.name}.out", el.dim), states=[], check=False)
+def _build(bg: BondGraph, mats: dict[str, Any], H: HamiltonianData, states: list[str],
+           inputs: list[str]) -> PHS:
+    names = {"states": states, "inputs": inputs, "outputs": list(inputs), "name": bg.name}
+    if H.Q is not None:
+        if len(states) <= SPARSE_ABOVE:
+            mats = {k: A.toarray() for k, A in mats.items()}
+            Q = H.Q.toarray()
+        else:
+            mats = {k: A.tocsr() for k, A in mats.items()}
+            Q = H.Q
+        return PHS(**mats, Q=Q, **names)
+    if not isinstance(mats["J"], sp.MatrixBase):  # numeric matrices, nonlinear storages
+        mats = {k: sp.Matrix(A.toarray()) for k, A in mats.items()}
+    return PHS(**mats, hamiltonian=H.expr, parameters=dict(bg.parameters), **names)
 
 
-def _causality_message(bg: BondGraph, err: CausalityError) -> str:
-    text = str(err)
-    # exterior ports are named after their elements (``C1`` or ``C1[k]``)
-    named = list(dict.fromkeys(split_index(p)[0] for p in err.ports))
-    storages = [n for n in named if bg.elements[n].kind in ("C", "I")]
-    what = ("dependent storages or storages fixed by sources" if storages
-            else "dependent sources")
-    return (
-        f"no explicit port-Hamiltonian form: {what} ({', '.join(named) or 'see below'}): "
-        f"{text}. Run 'porthamiltonian check' for the causal analysis; merge the dependent "
-        "storages into one element or add a resistor/compliance between them"
+# ---------------------------------------------------------------------- no full integral causality
+def _report_or_raise(bg: BondGraph) -> Any:
+    """The causal analysis; raises for what no port-Hamiltonian model can express."""
+    from .causality import analyze_causality
+
+    report = analyze_causality(bg)
+    if report.dependent_sources:
+        raise NoExplicitFormError(
+            f"dependent sources {', '.join(report.dependent_sources)}: two sources impose the "
+            f"same effort or flow ({_first(report.messages)}); remove one or put a resistor "
+            "between them"
+        )
+    if report.fixed_by_sources:
+        raise NoExplicitFormError(
+            f"storages fixed by sources: {', '.join(report.fixed_by_sources)} "
+            f"({_first(report.messages)}); their state is a function of the inputs, not a "
+            "state — put a resistor between source and storage, or replace the storage"
+        )
+    return report
+
+
+def _first(messages: list[str]) -> str:
+    return messages[0].rstrip(".") if messages else "see 'porthamiltonian check'"
+
+
+def _without_full_integral_causality(bg: BondGraph, work: BondGraph, exact: bool,
+                                     coefficient: Any, err: SingularSystem,
+                                     symbolic: bool | None) -> PHS:
+    from .merge import merged
+
+    report = _report_or_raise(bg)
+    if report.derivative:
+        try:
+            lm = solve(work, report.derivative, exact, coefficient)
+        except SingularSystem:
+            lm = None  # the causal analysis did not see the whole story; compose below
+        if lm is not None:
+            return merged(lm, _hamiltonian_data(work, exact), report)
+    if err.structural:
+        # no source conflict, yet undetermined bond variables (e.g. parallel bonds
+        # between two junctions share a flow in an unknown split): composition of the
+        # Dirac structures needs no uniqueness of the interior variables
+        from .dirac_path import via_dirac
+
+        return via_dirac(bg, symbolic if symbolic is not None else exact)
+    raise NoExplicitFormError(
+        "the algebraic loop through "
+        f"{', '.join(_owners(work, err.rows))} is singular for these parameter values "
+        "(its equations are dependent); change a ratio or resistance, or run "
+        "'porthamiltonian check' for the causal analysis"
     )
 
+
+def _owners(bg: BondGraph, rows: list[int]) -> list[str]:
+    eq = element_equations(bg, ())
+    return list(dict.fromkeys(eq.owners[i] for i in rows))

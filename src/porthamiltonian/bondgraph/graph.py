@@ -190,16 +190,59 @@ class BondGraph:
 
         states = {s: state_symbol(s) for s in self.state_names()}
         params = {p: parameter_symbol(p, v) for p, v in self.parameters.items()}
+        with_states = {**params, **states}
+        parsed: dict[tuple[str, str], Any] = {}  # a ladder repeats "R" thousands of times
         for name, raw in list(self._pending.items()):
             el = self.elements[name]
             for key, value in raw.items():
-                names = dict(params)
                 if key == "hamiltonian":
-                    names.update({s: states[s] for s in el.states})
-                elif key in ("ratio", "r"):
-                    names.update(states)
+                    names = {**params, **{s: states[s] for s in el.states}}
+                    el.params[key] = _parse_value(value, names, el, key, parse_expression)
+                    continue
+                modulated = key in ("ratio", "r")
+                names = with_states if modulated else params
+                memo = (str(modulated), value) if isinstance(value, str) else None
+                if memo is not None and memo in parsed:
+                    el.params[key] = parsed[memo]
+                    continue
                 el.params[key] = _parse_value(value, names, el, key, parse_expression)
+                if memo is not None:
+                    parsed[memo] = el.params[key]
             del self._pending[name]
+
+    def with_values(self) -> BondGraph:
+        """A copy with every parameter value substituted (for numeric generation)."""
+        import copy
+
+        self.resolve()
+        missing = [k for k, v in self.parameters.items() if v is None]
+        if missing:
+            raise ModelError(
+                f"numeric generation needs values for the parameters {', '.join(missing)}; "
+                "give them, or generate symbolically"
+            )
+        values = {}
+        for el in self.elements.values():
+            for v in el.params.values():
+                for sym in getattr(v, "free_symbols", ()):
+                    if sym.name in self.parameters:
+                        values[sym] = sp.sympify(self.parameters[sym.name])
+        new = copy.copy(self)
+        new.elements = {}
+        done: dict[Any, Any] = {}  # one substitution per distinct parameter expression
+        for name, el in self.elements.items():
+            params = {}
+            for k, v in el.params.items():
+                if not hasattr(v, "xreplace"):
+                    params[k] = v
+                elif not isinstance(v, sp.Basic):  # a mutable Matrix: not hashable
+                    params[k] = v.xreplace(values)
+                elif v in done:
+                    params[k] = done[v]
+                else:
+                    params[k] = done[v] = v.xreplace(values)
+            new.elements[name] = Element(el.name, el.type, el.dim, params, el.line)
+        return new
 
     # ------------------------------------------------------------------ checks
     def check(self) -> None:
@@ -213,15 +256,10 @@ class BondGraph:
 
     def problems(self) -> Iterable[str]:
         """Every structural violation, in words naming the element or bond and the fix."""
-        import networkx as nx
-
         if not self.elements:
             yield "the bond graph has no elements"
             return
-        g = nx.MultiGraph()
-        g.add_nodes_from(self.elements)
-        g.add_edges_from((b.tail, b.head) for b in self.bonds)
-        parts = list(nx.connected_components(g))
+        parts = _components(self.elements, self.bonds)
         if len(parts) > 1:
             parts.sort(key=len, reverse=True)
             rest = sorted(n for p in parts[1:] for n in p)
@@ -279,6 +317,24 @@ class BondGraph:
         for b in section["bonds"]:
             bg.connect(b["from"], b["to"], b.get("name"), line=b.get("line"))
         return bg
+
+
+def _components(elements: Iterable[str], bonds: Iterable[Bond]) -> list[list[str]]:
+    """Connected components (union–find; linear in the size of the graph)."""
+    parent = {e: e for e in elements}
+
+    def root(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for b in bonds:
+        parent[root(b.tail)] = root(b.head)
+    groups: dict[str, list[str]] = {}
+    for e in parent:
+        groups.setdefault(root(e), []).append(e)
+    return list(groups.values())
 
 
 def _parse_value(value: Any, names: dict, el: Element, key: str, parse: Any) -> Any:

@@ -1,0 +1,162 @@
+r"""The element equations of a bond graph as one square linear system.
+
+Unknowns: the effort :math:`e_b` and flow :math:`f_b` of every bond (each component
+of a multi-bond).  Knowns: the co-energies :math:`z = \nabla H` of the storages in
+integral causality, the flows/efforts :math:`\lambda` of the storages in derivative
+causality (their rates, taken as unknown multipliers), and the source values
+:math:`u`.  Bonds point into C, I, R and out of Se, Sf (DESIGN.md §2), so:
+
+=============  =================================  =========================
+element        equations (per component)           read off as results
+=============  =================================  =========================
+0-junction     :math:`\sum_i s_i f_i = 0`,          —
+               :math:`e_i = e_1`
+1-junction     :math:`\sum_i s_i e_i = 0`,          —
+               :math:`f_i = f_1`
+TF (a in)      :math:`f_b = M f_a`, :math:`e_a = M^\top e_b`
+GY (a in)      :math:`e_b = M f_a`, :math:`e_a = M^\top f_b`
+C integral     :math:`e = z`                         :math:`\dot q = f`
+C derivative   :math:`f = \lambda`                   :math:`z = e`
+I integral     :math:`f = z`                         :math:`\dot p = e`
+I derivative   :math:`e = \lambda`                   :math:`z = f`
+R              :math:`e = r f`
+Se / Sf        :math:`e = u` / :math:`f = u`         :math:`y = f` / :math:`y = e`
+=============  =================================  =========================
+
+with :math:`s_i = +1` for a bond pointing into the junction, :math:`-1` out.  The
+source outputs make :math:`u^\top y` the power the sources deliver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from ..naming import expand
+from .graph import BondGraph, Element
+
+Coefficient = Callable[[Any], Any]
+
+
+@dataclass
+class ElementEquations:
+    """``rows[i] · v = rhs[i] · w`` and the results as combinations of ``v``."""
+
+    rows: list[dict[int, Any]] = field(default_factory=list)
+    rhs: list[dict[int, Any]] = field(default_factory=list)
+    n_vars: int = 0
+    knowns: list[str] = field(default_factory=list)  # names of w, in order
+    rates: dict[str, dict[int, Any]] = field(default_factory=dict)  # ẋ of integral storages
+    efforts: dict[str, dict[int, Any]] = field(default_factory=dict)  # z of dependent storages
+    outputs: dict[str, dict[int, Any]] = field(default_factory=dict)  # y of sources
+    owners: list[str] = field(default_factory=list)  # the element of each equation
+
+    def add(self, owner: str, row: dict[int, Any], rhs: dict[int, Any] | None = None) -> None:
+        self.rows.append({j: a for j, a in row.items() if not _zero(a)})
+        self.rhs.append(rhs or {})
+        self.owners.append(owner)
+
+    def known(self, name: str) -> int:
+        self.knowns.append(name)
+        return len(self.knowns) - 1
+
+
+def _zero(a: Any) -> bool:
+    return a == 0
+
+
+def element_equations(bg: BondGraph, derivative: Iterable[str] = (),
+                      coefficient: Coefficient = lambda a: a) -> ElementEquations:
+    """Assemble the system; ``derivative`` names the storages in derivative causality.
+
+    ``coefficient`` converts a SymPy parameter to the working field (``float`` for
+    the numeric path, identity for the symbolic one).  Knowns are numbered: storage
+    co-energies / multipliers in storage order, then source values.
+    """
+    derivative = set(derivative)
+    eq = ElementEquations()
+    base: dict[str, int] = {}
+    for b in bg.bonds:
+        base[b.name] = eq.n_vars
+        eq.n_vars += 2 * b.dim
+
+    def e(b: Any, c: int) -> int:
+        return base[b.name] + 2 * c
+
+    def f(b: Any, c: int) -> int:
+        return base[b.name] + 2 * c + 1
+
+    storages, sources = bg.storages(), bg.sources()
+    for el in storages:
+        (b,) = bg.bonds_of(el.name)
+        integral = el.name not in derivative
+        # C integral: e = z, q̇ = f; I integral: f = z, ṗ = e; derivative: the other way
+        given, read = (e, f) if (el.kind == "C") == integral else (f, e)
+        for c, name in enumerate(el.states):
+            eq.add(el.name, {given(b, c): 1}, {eq.known(name): 1})
+            (eq.rates if integral else eq.efforts)[name] = {read(b, c): 1}
+    for el in sources:
+        (b,) = bg.bonds_of(el.name)
+        given, read = (e, f) if el.kind == "Se" else (f, e)
+        for c, name in enumerate(expand(el.name, el.dim)):
+            eq.add(el.name, {given(b, c): 1}, {eq.known(name): 1})
+            eq.outputs[name] = {read(b, c): 1}
+    for el in bg.resistors():
+        (b,) = bg.bonds_of(el.name)
+        r = _matrix(el, "r", b.dim)
+        for c in range(b.dim):
+            row = {e(b, c): 1}
+            for k in range(b.dim):
+                row[f(b, k)] = -coefficient(r[c][k])
+            eq.add(el.name, row)
+    for el in bg.elements.values():
+        if el.kind in ("0", "1"):
+            _junction(eq, bg, el, e, f)
+        elif el.kind in ("TF", "GY"):
+            _two_port(eq, bg, el, e, f, coefficient)
+    return eq
+
+
+def _matrix(el: Element, key: str, dim: int) -> Any:
+    """The parameter as a ``dim × dim`` table (``m[i][j]``); a scalar means ``v·I``."""
+    v = el.params[key]
+    if isinstance(v, sp.MatrixBase):
+        if v.shape == (dim, dim):
+            return v.tolist()
+        v = v[0, 0]
+    return [[v if i == j else 0 for j in range(dim)] for i in range(dim)]
+
+
+def _junction(eq: ElementEquations, bg: BondGraph, el: Element, e: Any, f: Any) -> None:
+    bonds = bg.bonds_of(el.name)
+    signs = [1 if b.head == el.name else -1 for b in bonds]
+    # 0: flows sum, efforts equal; 1: efforts sum, flows equal
+    summed, shared = (f, e) if el.kind == "0" else (e, f)
+    for c in range(bonds[0].dim):
+        eq.add(el.name, {summed(b, c): s for b, s in zip(bonds, signs, strict=True)})
+        first = shared(bonds[0], c)
+        for b in bonds[1:]:
+            eq.add(el.name, {shared(b, c): 1, first: -1})
+
+
+def _two_port(eq: ElementEquations, bg: BondGraph, el: Element, e: Any, f: Any,
+              coefficient: Coefficient) -> None:
+    bonds = bg.bonds_of(el.name)
+    a, b = (bonds[0], bonds[1]) if bonds[0].head == el.name else (bonds[1], bonds[0])
+    k = el.dim
+    M = _matrix(el, "ratio", k)
+    # TF: f_b = M f_a, e_a = Mᵀ e_b;  GY: e_b = M f_a, e_a = Mᵀ f_b
+    lhs_b, rhs_b = (f, e) if el.kind == "TF" else (e, f)
+    for c in range(k):
+        row = {lhs_b(b, c): 1}
+        for j in range(k):
+            row[f(a, j)] = -coefficient(M[c][j])
+        eq.add(el.name, row)
+    for c in range(k):
+        row = {e(a, c): 1}
+        for j in range(k):
+            row[rhs_b(b, j)] = -coefficient(M[j][c])
+        eq.add(el.name, row)
