@@ -133,3 +133,12 @@ def test_interconnect_input_errors():
     sys = lagrange.interconnect([a, c], lagrange.interaction([{x: 1, y: -1}]))
     with pytest.raises(ModelError, match="violate constraint 0"):
         sys.simulate(1.0, [0, 0], [1.0, 0.0])
+
+
+def test_single_form_may_be_given_without_a_list():
+    x, y = dynamicsymbols("x y")
+    a = lagrange.LagrangeDiracSystem([x], x.diff(t) ** 2 / 2, name="a")
+    b = lagrange.LagrangeDiracSystem([y], y.diff(t) ** 2 / 2, name="b")
+    one = lagrange.interconnect([a, b], lagrange.interaction({x: 1, y: -1}))
+    listed = lagrange.interconnect([a, b], lagrange.interaction([x.diff(t) - y.diff(t)]))
+    assert one.constraint_forms == listed.constraint_forms == sympy.Matrix([[1], [-1]])

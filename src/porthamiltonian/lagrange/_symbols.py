@@ -143,13 +143,16 @@ def make_coordinates(coordinates: Sequence[Any], velocities: Sequence[Any] | Non
     return Coordinates(q, v, p, names, user, owner)
 
 
-def one_forms(forms: Sequence[Any], c: Coordinates, owner: str) -> sympy.Matrix:
+def one_forms(forms: Sequence[Any] | Mapping[Any, Any] | Any, c: Coordinates,
+              owner: str) -> sympy.Matrix:
     """The ``n × m`` matrix whose columns are the one-forms ``forms``.
 
     A form is a mapping ``{coordinate: coefficient}`` (``ω = Σ a_i dq_i``) or an
     expression linear and homogeneous in the velocities (``ω(v) = Σ a_i v_i``, e.g.
     ``sin(phi)*x.diff(t) - cos(phi)*y.diff(t)``).  Coefficients may depend on ``q``.
     """
+    if isinstance(forms, Mapping | sympy.Basic):  # one form given on its own
+        forms = [forms]
     cols = []
     for k, form in enumerate(forms):
         what = f"{owner}: constraint {k}"

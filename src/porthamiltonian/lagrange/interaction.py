@@ -52,6 +52,8 @@ class Interaction:
 
     def __init__(self, annihilator: Sequence[Any] = (), magnetic: Mapping[Any, Any] | None = None,
                  name: str = "interaction") -> None:
+        if isinstance(annihilator, Mapping | sympy.Basic):  # a single one-form
+            annihilator = [annihilator]
         self.annihilator = list(annihilator)
         self.magnetic = dict(magnetic or {})
         self.name = name

@@ -118,7 +118,7 @@ class LagrangeDiracSystem:
         name: str = "system",
     ) -> None:
         c = _symbols.make_coordinates(coordinates, velocities, name)
-        A = _symbols.one_forms(list(constraints), c, name)
+        A = _symbols.one_forms(constraints, c, name)
         self._init(c, c.to_plain(lagrangian), A, [name] * A.shape[1],
                    _symbols.force_vector(forces, c, name),
                    _symbols.two_form(magnetic, c, name), parameters or {}, name)
