@@ -147,7 +147,7 @@ class LagrangeDiracSystem:
         out: dict[Any, float] = {}
         for key, val in parameters.items():
             sym = by_name.get(key) if isinstance(key, str) else key
-            if sym is None:
+            if sym not in atoms:
                 raise ModelError(f"{self.name}: parameter {key!r} does not appear in the "
                                  f"model (symbols: {', '.join(sorted(by_name)) or '-'})")
             out[sym] = float(val)
