@@ -80,7 +80,7 @@ def _blocks(rows: list[list[Any]], numeric: bool) -> Any:
 
 
 def induced(names: Sequence[str], A: Any = None, B: Any = None,
-            at: Mapping[Any, Any] | None = None) -> DiracStructure:
+            at: Mapping[Any, Any] | None = None, *, symplectic: bool = True) -> DiracStructure:
     """Induced Dirac structure ``D_Δ`` on ``T*Q`` (see the module docstring).
 
     Parameters
@@ -95,6 +95,10 @@ def induced(names: Sequence[str], A: Any = None, B: Any = None,
     at:
         ``{symbol: value}``: evaluate at this point first (numeric structure with an
         orthonormal ``N``); otherwise a symbolic, generic representation.
+    symplectic:
+        Include the canonical form ``Ω``.  ``False`` gives the structure of the
+        two-form ``π*β`` alone on ``Δ_{T*Q}``: ``Aᵀq̇ = 0``, ``Nᵀ(α_q − B q̇) = 0``,
+        ``w = 0`` — the interaction structures of :mod:`.interaction`.
     """
     n = len(names)
     A = sympy.zeros(n, 0) if A is None else sympy.Matrix(A)
@@ -106,8 +110,9 @@ def induced(names: Sequence[str], A: Any = None, B: Any = None,
     Z = (lambda r, c: np.zeros((r, c))) if numeric else sympy.zeros
     eye = np.eye if numeric else sympy.eye
     m, r = A.shape[1], N.shape[1]
-    F = _blocks([[-eye(n), Z(n, n)], [A.T, Z(m, n)], [-N.T @ B if numeric else -N.T * B, N.T]],
-                numeric)
+    NB = N.T @ B if numeric else N.T * B
+    s = 1 if symplectic else 0  # Ω♭(q̇, ṗ) = (−ṗ, q̇): couples w to q̇ and α to ṗ
+    F = _blocks([[-s * eye(n), Z(n, n)], [A.T, Z(m, n)], [-NB, s * N.T]], numeric)
     E = _blocks([[Z(n, n), eye(n)], [Z(m, n), Z(m, n)], [N.T, Z(r, n)]], numeric)
     return DiracStructure(F, E, cotangent_ports(names), check=False)
 

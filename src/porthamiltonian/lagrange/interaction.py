@@ -37,7 +37,7 @@ import sympy
 from ..dirac import DiracStructure
 from ..errors import ModelError
 from . import _symbols
-from .canonical import _blocks, cotangent_ports, evaluate, null_basis
+from .canonical import induced, null_basis
 
 
 class Interaction:
@@ -96,20 +96,7 @@ def standard_structure(names: Sequence[str], A: Any, B: Any = None,
                        at: Mapping[Any, Any] | None = None) -> DiracStructure:
     """The interaction Dirac structure on ``T*Q`` (module docstring) for
     ``Σ_Q = ker Aᵀ`` and the two-form ``B``; numeric when ``at`` is given."""
-    n = len(names)
-    A = sympy.zeros(n, 0) if A is None else sympy.Matrix(A)
-    B = sympy.zeros(n, n) if B is None else sympy.Matrix(B)
-    numeric = at is not None or not (A.free_symbols or B.free_symbols)
-    if numeric:
-        A, B = evaluate(A, at or {}), evaluate(B, at or {})
-    N = null_basis(A)
-    m, r = A.shape[1], N.shape[1]
-    Z = (lambda i, j: np.zeros((i, j))) if numeric else sympy.zeros
-    eye = np.eye if numeric else sympy.eye
-    NB = N.T @ B if numeric else N.T * B
-    F = _blocks([[A.T, Z(m, n)], [-NB, Z(r, n)], [Z(n, n), Z(n, n)]], numeric)
-    E = _blocks([[Z(m, n), Z(m, n)], [N.T, Z(r, n)], [Z(n, n), eye(n)]], numeric)
-    return DiracStructure(F, E, cotangent_ports(names), check=False)
+    return induced(names, A, B, at, symplectic=False)
 
 
 def subspace_structure(annihilator: Any, ports: Sequence[str]) -> DiracStructure:
