@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from .casimirs import Casimirs, casimirs
+from .cbi import ShapedEnergy, energy_shaping, interconnect_controller
 from .damping import damping_injection, output_feedback
 from .ida_pbc import IdaPbc, ida_pbc, solve_matching
 from .matching import MatchingSolution
@@ -16,6 +18,11 @@ from .matching import MatchingSolution
 __all__ = [
     "damping_injection",
     "output_feedback",
+    "casimirs",
+    "Casimirs",
+    "interconnect_controller",
+    "energy_shaping",
+    "ShapedEnergy",
     "ida_pbc",
     "solve_matching",
     "IdaPbc",
