@@ -65,4 +65,5 @@ def test_indexed_names_survive_in_python_control():
     pytest.importorskip("control")
     sys_ = two_mass().rename(inputs={"F1": "F[0]", "F2": "F[1]"})
     cs = an.to_control(sys_)
-    assert list(cs.input_labels) == ["F(0)", "F(1)"]   # brackets would read as a vector spec
+    assert list(cs.input_labels) == ["F[0]", "F[1]"]
+    assert cs.input_index["F[1]"] == 1

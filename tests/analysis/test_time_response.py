@@ -61,3 +61,8 @@ def test_non_uniform_times_and_bad_times():
     np.testing.assert_allclose(res.y[:, 0, 0], expected, atol=1e-12)
     with pytest.raises(ModelError, match="increasing"):
         an.step_response(series_rlc(), [0.0, 0.2, 0.1])
+
+
+def test_a_very_stiff_sparse_request_is_refused_with_advice():
+    with pytest.raises(ModelError, match="too stiff.*shorter t="):
+        an.step_response(sparse_chain(60), [0.0, 1e5])

@@ -123,3 +123,13 @@ def test_evaluating_at_a_pole_is_an_error():
     lc = PHS(J=[[0, 1], [-1, 0]], G=[[0], [1]], Q=np.diag([1e3, 10.0]))  # ω0 = 100 rad/s
     with pytest.raises(ModelError, match="pole"):
         an.transfer_function(lc)(100j)
+
+
+def test_large_system_frequency_range_brackets_the_dense_spectrum(monkeypatch):
+    import porthamiltonian.analysis.frequency as freq
+
+    sys = sparse_chain(60)
+    lam = np.linalg.eigvals(((sys.J - sys.R) @ sys.Q).toarray())
+    monkeypatch.setattr(freq, "DENSE_LIMIT", 50)   # take the large-system path
+    lo, hi = an.frequency_range(sys)
+    assert lo <= np.abs(lam).min() / 10 and hi >= np.abs(lam).max() * 10

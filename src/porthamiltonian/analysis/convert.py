@@ -46,11 +46,5 @@ def to_control(system: Any, inputs: Selector = None, outputs: Selector = None, *
     name = getattr(system, "name", "") or None
     kw: dict[str, Any] = {"name": name} if name else {}
     return control.ss(lin.dense_A(), np.asarray(lin.B), np.asarray(lin.C), np.asarray(lin.D),
-                      states=[_label(s) for s in lin.states],
-                      inputs=[_label(s) for s in lin.inputs],
-                      outputs=[_label(s) for s in lin.outputs], **kw)
-
-
-def _label(name: str) -> str:
-    # python-control reads 'x[3]' as a vector spec; keep our indexed names literal
-    return name.replace("[", "(").replace("]", ")")
+                      states=list(lin.states), inputs=list(lin.inputs),
+                      outputs=list(lin.outputs), **kw)
