@@ -69,3 +69,14 @@ def test_two_dimensional_port_impedance_is_the_mechanical_impedance_matrix():
                       outputs={"v1": "v[0]", "v2": "v[1]"})
     Z = an.impedance(sys, "F", input_is="effort")
     np.testing.assert_allclose(Z(S), two_mass_impedance(S), rtol=1e-9)
+
+
+def test_symbolic_impedance_needs_no_parameter_values():
+    q, phi = sp.symbols("q phi", real=True)
+    R, L, C = sp.symbols("R L C", positive=True)
+    sys = PHS(J=[[0, -1], [1, 0]], R=[[1 / R, 0], [0, 0]], G=[[1], [0]],
+              hamiltonian=q**2 / (2 * C) + phi**2 / (2 * L), states=["q", "phi"],
+              inputs=["I"], outputs=["V"])
+    s = sp.Symbol("s")
+    Y = an.admittance(sys, "I", input_is="flow").symbolic()
+    assert sp.simplify(Y - (1 / R + C * s + 1 / (L * s))) == 0

@@ -72,3 +72,14 @@ def test_descriptor_system_with_parallel_capacitors():
     s = 1j * np.array([0.1, 3.0, 10.0, 300.0, 1e4])
     np.testing.assert_allclose(Z(s), 1 / (1 / R + (C1 + C2) * s), rtol=1e-12)
     np.testing.assert_allclose(an.poles(sys), [-1 / (R * (C1 + C2))], rtol=1e-12)
+
+
+def test_symbolic_descriptor_system_reduces_before_the_transfer_function():
+    q1, q2 = sp.symbols("q1 q2", real=True)
+    R, C1, C2 = sp.symbols("R C1 C2", positive=True)
+    sys = DescriptorPHS(R=[[1 / R, 0], [0, 0]], G=[[1], [0]], B=[[1], [-1]],
+                        hamiltonian=q1**2 / (2 * C1) + q2**2 / (2 * C2),
+                        states=["q1", "q2"], inputs=["I"], outputs=["V"])
+    s = sp.Symbol("s")
+    Z = an.transfer_function(sys, symbolic=True)[0, 0]
+    assert sp.simplify(Z - 1 / (1 / R + (C1 + C2) * s)) == 0

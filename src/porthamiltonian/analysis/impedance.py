@@ -23,9 +23,12 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from ..descriptor import DescriptorPHS
 from ..errors import ModelError
+from ..naming import resolve
+from ..phs import PHS
 from .linear import linear_system
-from .transfer import TransferFunction
+from .transfer import TransferFunction, transfer_function
 
 _KINDS = ("effort", "flow")
 
@@ -34,14 +37,28 @@ class PortFunction:
     """Impedance or admittance of one port, callable at complex ``s``.
 
     ``Z(s)`` (or ``Y(s)``) has shape ``s.shape + (k, k)`` for a k-dimensional port,
-    ``s.shape`` for a scalar one.  ``kind`` is ``"impedance"`` or ``"admittance"``.
+    ``s.shape`` for a scalar one.  ``kind`` is ``"impedance"`` or ``"admittance"``;
+    ``inverted`` says it is the inverse of the port's ``y/u``.
     """
 
-    def __init__(self, tf: TransferFunction, kind: str, inverted: bool) -> None:
-        self.transfer = tf
+    def __init__(self, system: Any, inputs: list[str], outputs: list[str], kind: str,
+                 inverted: bool, x0: Any = None, u0: Any = None) -> None:
+        self.system = system
+        self.port = tuple(inputs)
+        self.outputs = tuple(outputs)
         self.kind = kind
-        self.inverted = inverted  # computed as the inverse of the port's y/u
-        self.port = tf.inputs
+        self.inverted = inverted
+        self._op = (x0, u0)
+        self._tf: TransferFunction | None = None
+
+    @property
+    def transfer(self) -> TransferFunction:
+        """The port's own transfer function ``y/u`` (built on first use)."""
+        if self._tf is None:
+            x0, u0 = self._op
+            self._tf = transfer_function(self.system, list(self.port), list(self.outputs),
+                                         x0=x0, u0=u0)
+        return self._tf
 
     def __call__(self, s: Any) -> np.ndarray:
         G = self.transfer(s)
@@ -51,8 +68,13 @@ class PortFunction:
         return G[..., 0, 0] if G.shape[-1] == 1 else G
 
     def symbolic(self) -> sp.Expr | sp.Matrix:
-        """The rational function of ``s`` (a matrix for a multi-dimensional port)."""
-        G = self.transfer.symbolic()
+        """The rational function of ``s`` (a matrix for a multi-dimensional port).
+
+        For a symbolic PHS the parameters stay symbols and need no values.
+        """
+        x0, u0 = self._op
+        G = transfer_function(self.system, list(self.port), list(self.outputs),
+                              symbolic=True, x0=x0, u0=u0)
         if self.inverted:
             G = G.inv().applyfunc(lambda e: sp.factor(sp.cancel(e)))
         return G[0, 0] if G.shape == (1, 1) else G
@@ -88,10 +110,13 @@ def _port_function(system: Any, port: str, input_is: str | None, want: str, x0: 
         )
     if kind not in _KINDS:
         raise ModelError(f"port {port!r}: input_is must be 'effort' or 'flow', not {kind!r}")
-    lin = linear_system(system, x0, u0)
-    sub = lin.select(port, None)
+    if isinstance(system, (PHS, DescriptorPHS)):
+        inputs, outputs = list(system.inputs), list(system.outputs)
+    else:
+        lin = linear_system(system, x0, u0)
+        inputs, outputs = list(lin.inputs), list(lin.outputs)
     # the port's conjugate outputs are those at the same positions as its inputs
-    cols = [lin.inputs.index(name) for name in sub.inputs]
-    tf = TransferFunction(lin.select(port, cols))
+    cols = resolve(port, inputs, "input")
     native = "admittance" if kind == "effort" else "impedance"
-    return PortFunction(tf, want, inverted=want != native)
+    return PortFunction(system, [inputs[c] for c in cols], [outputs[c] for c in cols], want,
+                        inverted=want != native, x0=x0, u0=u0)

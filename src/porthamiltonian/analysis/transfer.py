@@ -19,6 +19,7 @@ import scipy.sparse as sps
 import scipy.sparse.linalg as spsla
 import sympy as sp
 
+from ..descriptor import DescriptorPHS
 from ..errors import ModelError
 from ..phs import PHS
 from .linear import LinearSystem, Selector, linear_system, symbolic_state_space
@@ -126,6 +127,8 @@ def transfer_function(
     -------
     TransferFunction or sympy.Matrix
     """
+    if isinstance(system, DescriptorPHS):
+        system = system.to_phs()
     if symbolic and isinstance(system, PHS) and system.symbolic:
         # parameters may have no values: stay in SymPy throughout
         return symbolic_transfer(*symbolic_state_space(system, x0, u0, inputs, outputs))
