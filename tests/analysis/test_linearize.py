@@ -83,3 +83,35 @@ def test_symbolic_descriptor_system_reduces_before_the_transfer_function():
     s = sp.Symbol("s")
     Z = an.transfer_function(sys, symbolic=True)[0, 0]
     assert sp.simplify(Z - 1 / (1 / R + (C1 + C2) * s)) == 0
+
+
+def test_jacobian_linearization_when_no_ph_linearization_exists():
+    """Modulated coupling a(q) = 1 + q/2 holding a static load F0 (∇H(x0) ≠ 0).
+
+    q̇ = a(q) p/m,  ṗ = −a(q) k q − c p/m + F0;  equilibrium p = 0, a(q0) k q0 = F0.
+    Linearized by hand: m s² + c s + a0 (a0 k + a'(q0) k q0) = 0 — the a' term is what
+    freezing J at x0 (the pH linearization) misses, so none exists here.
+    """
+    q, p = sp.symbols("q p", real=True)
+    k, m, c, F0 = 30.0, 2.0, 0.7, 12.0
+    a = 1 + q / 2
+    sys = PHS(J=[[0, a], [-a, 0]], R=[[0, 0], [0, c]], G=[[0], [1]],
+              hamiltonian=k * q**2 / 2 + p**2 / (2 * m), states=["q", "p"], inputs=["F"])
+    x0 = an.operating_point(sys, u0=[F0], x_guess=[0.3, 0.0])
+    q0 = x0[0]
+    assert (1 + q0 / 2) * k * q0 == pytest.approx(F0, rel=1e-12)
+    with pytest.raises(ModelError, match="differs from the Jacobian"):
+        an.linearize(sys, x0, [F0])
+    lin = an.linear_system(sys, x0, [F0])
+    assert lin.phs is None
+    a0 = 1 + q0 / 2
+    expected = np.sort_complex(np.roots([m, c, a0 * (a0 * k + 0.5 * k * q0)]))
+    np.testing.assert_allclose(an.poles(lin), expected, rtol=1e-10)
+    assert an.passivity(lin).method == "frequency"
+
+
+def test_no_equilibrium_is_an_error_naming_the_state():
+    # a free mass under a constant force accelerates forever
+    free = PHS(G=[[1.0]], Q=[[1.0]], states=["p"], inputs=["F"])
+    with pytest.raises(ModelError, match="no equilibrium.*dp/dt"):
+        an.operating_point(free, u0=[1.0])
