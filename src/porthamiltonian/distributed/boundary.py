@@ -26,7 +26,7 @@ from enum import Enum
 
 from ..errors import ModelError
 
-__all__ = ["Condition", "parse_end", "END_NAMES"]
+__all__ = ["Condition", "parse_end", "parse_ends", "END_NAMES"]
 
 END_NAMES = ("left", "right")
 
@@ -72,3 +72,11 @@ def parse_end(spec: str | Sequence[str], keywords: Mapping[str, Sequence[Conditi
             f"{', '.join(repr(c.value) for c in Condition)}"
         )
     return tuple(keywords[spec])
+
+
+def parse_ends(left: str | Sequence[str], right: str | Sequence[str],
+               keywords: Mapping[str, Sequence[Condition]],
+               model: str) -> dict[str, tuple[Condition, ...]]:
+    """``{"left": …, "right": …}`` from the two end arguments of a model."""
+    return {"left": parse_end(left, keywords, "left", model),
+            "right": parse_end(right, keywords, "right", model)}

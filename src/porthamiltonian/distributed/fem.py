@@ -50,7 +50,10 @@ from .boundary import END_NAMES, Condition
 from .mesh import Mesh
 from .spaces import H1Space, L2Space, coefficient, derivative_matrix, value_matrix
 
-__all__ = ["Param", "FlowField", "EffortField", "Discretization", "discretize"]
+__all__ = ["Coef", "Param", "FlowField", "EffortField", "Discretization", "discretize"]
+
+#: A physical parameter: a number or a function of s (m) returning numbers.
+Coef = float | Callable[[np.ndarray], Any]
 
 
 @dataclass(frozen=True)

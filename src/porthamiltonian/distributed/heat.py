@@ -33,11 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from .boundary import Condition, parse_end
-from .fem import EffortField, FlowField, Param, discretize
-from .mesh import make_mesh
+from .boundary import Condition, parse_ends
+from .fem import Coef, EffortField, FlowField, Param, discretize
+from .mesh import check_degree, make_mesh
 from .model import DistributedModel
-from .wave import Coef, _check_degree
 
 __all__ = ["heat", "HEAT_ENDS", "HeatModel"]
 
@@ -57,10 +56,9 @@ def heat(length: float, capacity: Coef, conductance: Coef, *, elements: Any = 20
     output ``q_<end>``) or ``"zero"`` (T = 0).  Use :meth:`DistributedModel.decay_rates`
     for the modes.  Field: ``"T"``.
     """
-    _check_degree(degree, "heat")
+    check_degree(degree, "heat")
     mesh = make_mesh(length, elements)
-    ends = {"left": parse_end(left, HEAT_ENDS, "left", "heat"),
-            "right": parse_end(right, HEAT_ENDS, "right", "heat")}
+    ends = parse_ends(left, right, HEAT_ENDS, "heat")
     flow = FlowField("U", "T", "q", Param(capacity, "capacity", "J/(K·m)"))
     flux = EffortField(None, "flux", viscosity=Param(conductance, "conductance", "W·m/K"))
     disc = discretize(mesh, degree, [flow], [flux], ends, name="heat")

@@ -25,12 +25,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .boundary import Condition, parse_end
-from .fem import EffortField, FlowField, Param
-from .mesh import make_mesh
+from .boundary import Condition, parse_ends
+from .fem import Coef, EffortField, FlowField, Param
+from .mesh import check_degree, make_mesh
 from .model import DistributedModel
 from .partition import assemble
-from .wave import Coef, _check_degree
 
 __all__ = ["transmission_line", "LINE_ENDS"]
 
@@ -51,10 +50,9 @@ def transmission_line(length: float, L: Coef, C: Coef, R: Coef | None = None,
     (input ``I_<end>``, output ``V_<end>``), ``"short"`` (V = 0) or ``"open"`` (I = 0).
     ``degree`` k ≥ 1: frequencies converge at order 2k.  Fields: ``"V"``, ``"I"``.
     """
-    _check_degree(degree, "transmission line")
+    check_degree(degree, "transmission line")
     mesh = make_mesh(length, elements)
-    ends = {"left": parse_end(left, LINE_ENDS, "left", "transmission line"),
-            "right": parse_end(right, LINE_ENDS, "right", "transmission line")}
+    ends = parse_ends(left, right, LINE_ENDS, "transmission line")
     flow = FlowField("phi", "I", "V", Param(L, "L", "H/m"),
                      None if R is None else Param(R, "R", "Ω/m"))
     eff = EffortField("Q", "V", compliance=Param(C, "C", "F/m"),

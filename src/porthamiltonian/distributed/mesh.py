@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import ModelError
 
-__all__ = ["Mesh", "make_mesh"]
+__all__ = ["Mesh", "make_mesh", "check_degree"]
 
 
 @dataclass(frozen=True)
@@ -59,3 +59,10 @@ def make_mesh(length: float, elements: int | Sequence[float] | np.ndarray) -> Me
             f"{nodes[0]:g} … {nodes[-1]:g}"
         )
     return Mesh(nodes)
+
+
+def check_degree(degree: int, model: str) -> None:
+    """ModelError unless ``degree`` is an integer from 1 to 10."""
+    integer = isinstance(degree, (int, np.integer)) and not isinstance(degree, bool)
+    if not integer or not 1 <= degree <= 10:
+        raise ModelError(f"{model}: degree must be an integer from 1 to 10, got {degree!r}")

@@ -32,12 +32,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError
-from .boundary import Condition, parse_end
-from .fem import EffortField, FlowField, Param
-from .mesh import make_mesh
+from .boundary import Condition, parse_ends
+from .fem import Coef, EffortField, FlowField, Param
+from .mesh import check_degree, make_mesh
 from .model import DistributedModel
 from .partition import assemble
-from .wave import Coef, _check_degree
 
 __all__ = ["timoshenko", "BEAM_ENDS", "TimoshenkoModel"]
 
@@ -61,10 +60,9 @@ def timoshenko(length: float, rhoA: Coef, rhoI: Coef, EI: Coef, kGA: Coef, *,
     ``damping`` is a viscous transverse damping (N·s/m²).  Fields: ``"v"``,
     ``"omega"``, ``"F"`` (shear force), ``"M"`` (bending moment).
     """
-    _check_degree(degree, "timoshenko")
+    check_degree(degree, "timoshenko")
     mesh = make_mesh(length, elements)
-    ends = {"left": parse_end(left, BEAM_ENDS, "left", "timoshenko"),
-            "right": parse_end(right, BEAM_ENDS, "right", "timoshenko")}
+    ends = parse_ends(left, right, BEAM_ENDS, "timoshenko")
     flows = [FlowField("pw", "v", "F", Param(rhoA, "rhoA", "kg/m"),
                        None if damping is None else Param(damping, "damping", "N·s/m²")),
              FlowField("ptheta", "omega", "M", Param(rhoI, "rhoI", "kg·m"))]

@@ -28,20 +28,18 @@ momenta ``p[j]`` (kg·m/s) of the nodes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from .boundary import Condition, parse_end
-from .fem import EffortField, FlowField, Param
-from .mesh import make_mesh
+from .boundary import Condition, parse_ends
+from .fem import Coef, EffortField, FlowField, Param
+from .mesh import check_degree, make_mesh
 from .model import DistributedModel
 from .partition import assemble
 
 __all__ = ["wave", "string", "rod", "WAVE_ENDS"]
 
-Coef = float | Callable[[np.ndarray], Any]
 
 #: End conditions of the string / rod / wave models.
 WAVE_ENDS = {
@@ -82,10 +80,9 @@ def wave(length: float, density: Coef = 1.0, stiffness: Coef = 1.0, *, elements:
         fields ``"v"`` and ``"F"``, ``.shape(x)`` (displacement from a fixed end).
     """
     rho_name, k_name = names
-    _check_degree(degree, kind)
+    check_degree(degree, kind)
     mesh = make_mesh(length, elements)
-    ends = {"left": parse_end(left, WAVE_ENDS, "left", kind),
-            "right": parse_end(right, WAVE_ENDS, "right", kind)}
+    ends = parse_ends(left, right, WAVE_ENDS, kind)
     flow = FlowField("p", "v", "F", Param(density, rho_name, "kg/m"),
                      None if damping is None else Param(damping, "damping", "N·s/m²"))
     eff = EffortField("q", "F", compliance=Param(stiffness, k_name, "N", inverse=True),
@@ -138,11 +135,3 @@ def _integrate_from_fixed_end(model: DistributedModel, x: np.ndarray, pair: int)
     zero = np.zeros((*per_element.shape[:-1], 1))
     cum = np.concatenate([zero, np.cumsum(per_element, axis=-1)], axis=-1)
     return cum if fixed[0] == "left" else cum - cum[..., -1:]
-
-
-def _check_degree(degree: int, kind: str) -> None:
-    from ..errors import ModelError
-
-    integer = isinstance(degree, (int, np.integer)) and not isinstance(degree, bool)
-    if not integer or not 1 <= degree <= 10:
-        raise ModelError(f"{kind}: degree must be an integer from 1 to 10, got {degree!r}")
