@@ -115,3 +115,15 @@ def test_no_equilibrium_is_an_error_naming_the_state():
     free = PHS(G=[[1.0]], Q=[[1.0]], states=["p"], inputs=["F"])
     with pytest.raises(ModelError, match="no equilibrium.*dp/dt"):
         an.operating_point(free, u0=[1.0])
+
+
+def test_symbolic_inverted_pendulum_at_pi():
+    th, p = sp.symbols("theta p", real=True)
+    m, ell, g = sp.symbols("m ell g", positive=True)
+    sys = PHS(J=[[0, 1], [-1, 0]], G=[[0], [1]],
+              hamiltonian=p**2 / (2 * m * ell**2) + m * g * ell * (1 - sp.cos(th)),
+              states=["theta", "p"], inputs=["tau"])
+    s = sp.Symbol("s")
+    for x0 in ([np.pi, 0.0], [sp.pi, 0]):
+        tf = an.transfer_function(sys, outputs="theta", symbolic=True, x0=x0)
+        assert sp.simplify(tf[0, 0] - 1 / (m * ell**2 * s**2 - m * g * ell)) == 0

@@ -388,6 +388,18 @@ def _symbolic_quadruple(phs: PHS, x0: Any, u0: Any, cols: Sequence[int],
 
 
 def _exact(v: Any, n: int) -> list[sp.Expr]:
+    """Operating-point values as exact SymPy numbers (SymPy entries are kept as given)."""
     if v is None:
         return [sp.Integer(0)] * n
-    return [sp.nsimplify(float(a), rational=True) for a in np.asarray(v, float).reshape(n)]
+    items = list(np.asarray(v, dtype=object).reshape(n))
+    return [a if isinstance(a, sp.Basic) else _exact_number(float(a)) for a in items]
+
+
+def _exact_number(v: float) -> sp.Expr:
+    # a rational multiple of π (θ = π for an inverted pendulum) when that is what v is,
+    # so that sin/cos at the operating point simplify exactly; else the decimal rational
+    guess = sp.nsimplify(v, [sp.pi], tolerance=1e-12)
+    ratio = guess / sp.pi
+    if v != 0 and ratio.is_Rational and ratio.q <= 1000:
+        return guess
+    return sp.nsimplify(v, rational=True)
