@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from .. import _matrices as mx
 from ..errors import ModelError
 from ..interconnection import feedback
 from ..phs import PHS
@@ -57,22 +58,23 @@ class ShapedEnergy:
 
     Attributes
     ----------
-    energy : SymPy expression
-        :math:`H_s` in the plant states (J).
+    energy : SymPy expression or None
+        :math:`H_s` in the plant states (J); ``None`` for numeric (matrix) closed loops.
     controller_states : dict
-        Controller state name → :math:`F(x, \kappa)` (SymPy).
+        Controller state name → :math:`F(x, \kappa)` (SymPy; numeric closed loops give
+        the affine map as ``(a, B)`` with :math:`\xi = a + B x`).
     levels : numpy.ndarray
         :math:`\kappa`.
     casimirs : Casimirs
     x_star : numpy.ndarray
-        The plant equilibrium checked.
+        The plant equilibrium checked (or found: the minimizer, for numeric closed loops).
     equilibrium : dict
         Closed-loop state name → value at :math:`(x^\star, F(x^\star, \kappa))`.
     minimum : MinimumCheck
     """
 
-    energy: sp.Expr
-    controller_states: dict[str, sp.Expr]
+    energy: sp.Expr | None
+    controller_states: dict[str, Any]
     levels: np.ndarray
     casimirs: Casimirs
     x_star: np.ndarray
@@ -83,7 +85,7 @@ class ShapedEnergy:
 def energy_shaping(
     closed_loop: PHS,
     plant_states: Sequence[str],
-    x_star: Any,
+    x_star: Any = None,
     *,
     initial: Any = None,
     levels: Sequence[float] | None = None,
@@ -97,8 +99,10 @@ def energy_shaping(
         From :func:`interconnect_controller` (symbolic, parameters with values).
     plant_states : list of str
         Which closed-loop states are the plant's; the others are the controller's.
-    x_star : array or ``{state: value}``
-        The desired plant equilibrium.
+    x_star : array or ``{state: value}``, optional
+        The desired plant equilibrium.  For a numeric closed loop (quadratic energy,
+        constant matrices — e.g. a discretized beam with a linear controller) it may be
+        omitted: the minimizer of :math:`H_s` is computed and returned.
     initial : array or ``{state: value}``, optional
         A closed-loop initial state that fixes the levels :math:`\kappa = C(x_0, \xi_0)`.
     levels : list of float, optional
@@ -141,6 +145,10 @@ def energy_shaping(
         kappa = np.zeros(len(C))
     if kappa.size != len(C):
         raise ModelError(f"{kappa.size} levels given for {len(C)} Casimirs")
+    if not closed_loop.symbolic:
+        return _linear_shaping(closed_loop, plant, ctrl, C, kappa, x_star)
+    if x_star is None:
+        raise ModelError("x_star is required for a symbolic closed loop")
     values = {s.name: v for s, v in closed_loop.parameter_values().items()}
     eqs = [sp.Eq(substitute_by_name(c, values), sp.Float(k))
            for c, k in zip(C.functions, kappa, strict=True)]
@@ -159,3 +167,63 @@ def energy_shaping(
     eq = {x.name: float(v) for x, v in zip(plant, xstar, strict=True)}
     eq.update({x.name: float(F[x].xreplace(at)) for x in ctrl})
     return ShapedEnergy(Hs, {x.name: F[x] for x in ctrl}, kappa, C, xstar, eq, minimum)
+
+
+def _linear_shaping(cl: PHS, plant: list[sp.Symbol], ctrl: list[sp.Symbol], C: Casimirs,
+                    kappa: np.ndarray, x_star: Any) -> ShapedEnergy:
+    r"""Numeric closed loop :math:`H = \tfrac12 X^\top Q X`, linear Casimirs :math:`W X = \kappa`.
+
+    With :math:`W = [W_x, W_\xi]`, :math:`\xi = a + Bx`, :math:`a = W_\xi^{-1}\kappa`,
+    :math:`B = -W_\xi^{-1}W_x`, and :math:`X = Tx + e` (:math:`T = [I; B]`, :math:`e = [0; a]`
+    in the closed loop's state order): :math:`\nabla H_s = T^\top Q (Tx + e)`,
+    :math:`\nabla^2 H_s = T^\top Q T`; the minimizer solves :math:`T^\top Q T x = -T^\top Q e`.
+    """
+    names = list(cl.states)
+    ip = [names.index(x.name) for x in plant]
+    ic = [names.index(x.name) for x in ctrl]
+    W = np.asarray(C.weights, dtype=float)
+    if W.shape[0] != len(ic):
+        raise ModelError(f"{W.shape[0]} Casimirs for {len(ic)} controller states: the extra "
+                         "ones also confine the plant's states; pass casimir_functions= with "
+                         "one Casimir per controller state")
+    kap = kappa
+    Wc = W[:, ic]
+    if np.linalg.matrix_rank(Wc) < len(ic):
+        raise ModelError("the Casimirs cannot be solved for the controller states "
+                         f"{', '.join(x.name for x in ctrl)}: their weights on these states "
+                         "are singular; energy shaping needs C(x, ξ) = κ to define ξ = F(x)")
+    a = np.linalg.solve(Wc, kap)
+    B = -np.linalg.solve(Wc, W[:, ip])
+    n = len(names)
+    T = np.zeros((n, len(ip)))
+    T[ip, np.arange(len(ip))] = 1.0
+    T[ic] = B
+    e = np.zeros(n)
+    e[ic] = a
+    Q = mx.to_dense(cl.Q)
+    hess = T.T @ Q @ T
+    if x_star is None:
+        xstar = np.linalg.solve(hess, -T.T @ (Q @ e))
+    else:
+        xstar = state_vector(x_star, [x.name for x in plant], "x_star")
+    grad = T.T @ (Q @ (T @ xstar + e))
+    minimum = _check_numeric_minimum(grad, hess, [x.name for x in plant], xstar)
+    full = T @ xstar + e
+    eq = {names[k]: float(full[k]) for k in range(n)}
+    return ShapedEnergy(None, {"a": a, "B": B}, kappa, C, xstar, eq, minimum)
+
+
+def _check_numeric_minimum(grad: np.ndarray, hess: np.ndarray, names: list[str],
+                           xstar: np.ndarray) -> MinimumCheck:
+    lam, vec = np.linalg.eigh(hess)
+    scale = max(1.0, float(np.max(np.abs(hess))) * max(1.0, float(np.max(np.abs(xstar)))))
+    k = int(np.argmax(np.abs(grad)))
+    if abs(grad[k]) > 1e-9 * scale:
+        raise ModelError(f"x* is not a stationary point of the shaped energy Hs: ∂Hs/∂{names[k]}"
+                         f" = {grad[k]:.6g}; omit x_star to get the minimizer")
+    if lam[0] <= 1e-12 * max(float(np.max(np.abs(lam))), 1e-300):
+        v = vec[:, 0]
+        along = ", ".join(f"{names[j]} ({v[j]:+.2f})" for j in np.argsort(-np.abs(v))[:3])
+        raise ModelError(f"x* is not a strict minimum of the shaped energy Hs: eigenvalue "
+                         f"{lam[0]:.6g} ≤ 0 along {along}")
+    return MinimumCheck(grad, hess, lam)

@@ -178,9 +178,9 @@ def _reorder_ports(sys: PHS, order: list[str]) -> PHS:
         cols = {k: sp.ImmutableMatrix(mats[k].extract(list(range(sys.n_states)), perm))
                 for k in ("G", "P")}
         sq = {k: sp.ImmutableMatrix(mats[k].extract(perm, perm)) for k in ("M", "S")}
-    else:
-        cols = {k: mx.to_dense(mats[k])[:, perm] for k in ("G", "P")}
-        sq = {k: mx.to_dense(mats[k])[np.ix_(perm, perm)] for k in ("M", "S")}
+    else:  # keep the kind (sparse beams stay sparse)
+        cols = {k: mats[k][:, perm] for k in ("G", "P")}
+        sq = {k: mats[k][perm][:, perm] for k in ("M", "S")}
     energy: dict[str, Any] = (
         {"hamiltonian": sys.hamiltonian} if sys.symbolic else {"Q": sys.Q}
     )
