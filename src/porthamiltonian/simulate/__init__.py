@@ -10,6 +10,7 @@ gradient and AVF (:mod:`.discrete_gradient`), Gauss–Legendre collocation
 from __future__ import annotations
 
 from .closed_loop import simulate_feedback
+from .functional import FunctionPHS
 from .modulation import PWM, PiecewiseConstant, pwm
 from .result import SimulationResult
 from .run import METHODS, simulate
@@ -17,4 +18,4 @@ from .scipy_ivp import SCIPY_METHODS
 from .tabulated import Tabulated
 
 __all__ = ["simulate", "SimulationResult", "METHODS", "SCIPY_METHODS", "PiecewiseConstant",
-           "PWM", "pwm", "Tabulated", "simulate_feedback"]
+           "PWM", "pwm", "Tabulated", "simulate_feedback", "FunctionPHS"]

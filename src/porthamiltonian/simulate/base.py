@@ -67,6 +67,8 @@ class Dynamics:
         self.modulation = modulation
         #: identifies the structure in force (the modulation value); part of LU cache keys
         self.key: tuple[float, ...] | None = None
+        #: (numeric system, its constant (J − R, G − P) or None) for f_effort
+        self._constant: tuple[NumericPHS, Any] | None = None
         if modulation is not None:
             self.key, self.num = modulation.numeric(0.0)
         #: the step equations are affine in the unknowns (one LU, reused)
@@ -90,8 +92,15 @@ class Dynamics:
     def f_effort(self, x: np.ndarray, z: np.ndarray, u: np.ndarray) -> np.ndarray:
         r""":math:`(J-R)(x)\,z + (G-P)(x)\,u` for a given effort ``z``."""
         num = self.num
-        JR = num.matrix("J", x) - num.matrix("R", x)
-        GP = num.matrix("G", x) - num.matrix("P", x)
+        if self._constant is None or self._constant[0] is not num:
+            const = all(k in num._const for k in ("J", "R", "G", "P"))
+            self._constant = (num, (num._const["J"] - num._const["R"],
+                                    num._const["G"] - num._const["P"]) if const else None)
+        if self._constant[1] is not None:
+            JR, GP = self._constant[1]
+        else:
+            JR = num.matrix("J", x) - num.matrix("R", x)
+            GP = num.matrix("G", x) - num.matrix("P", x)
         return JR @ z + GP @ u
 
     def jac(self, t: float, x: np.ndarray, u: np.ndarray) -> Any:

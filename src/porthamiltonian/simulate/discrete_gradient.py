@@ -43,10 +43,11 @@ import math
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sps
 
 from .base import Dynamics, StepInfo
 from .midpoint import Midpoint
-from .newton import newton
+from .newton import Factorization, NewtonFailure, newton
 
 __all__ = ["DiscreteGradient", "AVF"]
 
@@ -63,10 +64,44 @@ class _DiscreteGradientMethod:
         self.dyn = dyn
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._midpoint = Midpoint(dyn, newton_tol=newton_tol, max_newton=max_newton)
+        self._frozen: tuple[float, Factorization] | None = None
 
-    def dgrad(self, x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Discrete gradient at ``(x, x + d)`` and its derivative with respect to ``d``."""
+    def dgrad(self, x: np.ndarray, d: np.ndarray,
+              derivative: bool = True) -> tuple[np.ndarray, Any]:
+        """Discrete gradient at ``(x, x + d)`` and (if asked) its derivative with respect
+        to ``d`` — sparse when the Hessian is (then possibly without the small dense
+        terms, which only slows Newton down)."""
         raise NotImplementedError
+
+    def _solve(self, F: Any, Jac: Any, w0: np.ndarray, scale: float, h: float) -> Any:
+        """Simplified Newton with the step matrix of an earlier step (same ``h``), then
+        with a fresh one, then full Newton (Hairer & Wanner, *Solving ODEs II*, §IV.8).
+        The converged increment solves the same equations, so the energy balance is
+        unaffected; only the work changes."""
+        kw = {"scale": scale, "tol": self.newton_tol}
+        frozen = self._frozen if self._frozen is not None and self._frozen[0] == h else None
+        for attempt in range(2):
+            if frozen is None:
+                frozen = (h, Factorization(Jac(w0)))
+            try:
+                res = newton(F, None, w0, factorization=frozen[1], max_iter=8, **kw)
+                self._frozen = frozen
+                if attempt:
+                    res.nfev += 1  # the Jacobian evaluation
+                return res
+            except NewtonFailure:
+                frozen = None
+        self._frozen = None
+        return newton(F, Jac, w0, max_iter=self.max_newton, **kw)
+
+    def _sparse_jacobian(self, xm: np.ndarray, um: np.ndarray, Dz: Any, h: float) -> Any:
+        """``I − h (J−R) D`` for constant structure and a sparse ``D`` (else ``None``)."""
+        dyn, num = self.dyn, self.dyn.num
+        if not sps.issparse(Dz) or dyn.signal.feedback or any(
+                k not in num._const for k in ("J", "R", "G", "P")):
+            return None
+        JR = num.matrix("J", xm) - num.matrix("R", xm)
+        return sps.csc_matrix(sps.identity(dyn.n) - h * (JR @ Dz))
 
     def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]:
         dyn = self.dyn
@@ -76,24 +111,25 @@ class _DiscreteGradientMethod:
 
         def F(d: np.ndarray) -> np.ndarray:
             xm = x + 0.5 * d
-            z, _ = self.dgrad(x, d)
+            z, _ = self.dgrad(x, d, derivative=False)
             return d - h * dyn.f_effort(xm, z, dyn.u(tm, xm))
 
         def Jac(d: np.ndarray) -> Any:
             xm = x + 0.5 * d
             um = dyn.u(tm, xm)
             _, Dz = self.dgrad(x, d)
-            JR = np.asarray(num.matrix("J", xm) - num.matrix("R", xm))
-            Jf = np.asarray(dyn.jac(tm, xm, um))
-            structural = Jf - JR @ np.asarray(num.hessian(xm))
-            return np.eye(n) - h * (0.5 * structural + JR @ Dz)
+            sparse = self._sparse_jacobian(xm, um, Dz, h)
+            if sparse is not None:
+                return sparse
+            JR = _dense(num.matrix("J", xm) - num.matrix("R", xm))
+            structural = _dense(dyn.jac(tm, xm, um)) - JR @ _dense(num.hessian(xm))
+            return np.eye(n) - h * (0.5 * structural + JR @ _dense(Dz))
 
         w0 = h * dyn.f(x, dyn.u(t, x))
-        res = newton(F, Jac, w0, scale=float(np.max(np.abs(x), initial=0.0)),
-                     tol=self.newton_tol, max_iter=self.max_newton)
+        res = self._solve(F, Jac, w0, float(np.max(np.abs(x), initial=0.0)), h)
         d = res.w
         xm = x + 0.5 * d
-        z, _ = self.dgrad(x, d)
+        z, _ = self.dgrad(x, d, derivative=False)
         supplied, dissipated = dyn.port_powers(xm, z, dyn.u(tm, xm))
         x_new = x + d
         info = StepInfo(h * supplied, h * dissipated, dyn.delta_H(x, x_new),
@@ -106,18 +142,25 @@ class DiscreteGradient(_DiscreteGradientMethod):
 
     name = "discrete_gradient"
 
-    def dgrad(self, x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def dgrad(self, x: np.ndarray, d: np.ndarray,
+              derivative: bool = True) -> tuple[np.ndarray, Any]:
         num = self.dyn.num
         xm = x + 0.5 * d
         g = num.gradient(xm)
-        Hm = np.asarray(num.hessian(xm))
         nn = float(d @ d)
-        if math.sqrt(nn) <= _EPS13 * (1.0 + float(np.max(np.abs(x), initial=0.0))):
-            return g, 0.5 * Hm
+        small = math.sqrt(nn) <= _EPS13 * (1.0 + float(np.max(np.abs(x), initial=0.0)))
+        Hm = num.hessian(xm) if derivative else None
+        if small:
+            return g, (0.5 * Hm if derivative else None)
         x1 = x + d
         e = num.energy(x1) - num.energy(x) - float(g @ d)
-        de = num.gradient(x1) - g - 0.5 * (Hm @ d)
         z = g + (e / nn) * d
+        if not derivative:
+            return z, None
+        if sps.issparse(Hm):  # keep the Newton matrix sparse: drop the O(|d|) rank-2 terms
+            return z, 0.5 * Hm
+        Hm = np.asarray(Hm)
+        de = num.gradient(x1) - g - 0.5 * (Hm @ d)
         Dz = 0.5 * Hm + (np.outer(d, de) + e * np.eye(d.size) - 2.0 * e * np.outer(d, d) / nn) / nn
         return z, Dz
 
@@ -132,15 +175,23 @@ class AVF(_DiscreteGradientMethod):
         s, w = np.polynomial.legendre.leggauss(max(1, int(nodes)))
         self._s, self._w = 0.5 * (s + 1.0), 0.5 * w
 
-    def dgrad(self, x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def dgrad(self, x: np.ndarray, d: np.ndarray,
+              derivative: bool = True) -> tuple[np.ndarray, Any]:
         num = self.dyn.num
         z = np.zeros_like(x)
-        Dz = np.zeros((x.size, x.size))
+        Dz: Any = None
         for s, w in zip(self._s, self._w, strict=True):
             xs = x + s * d
             z += w * num.gradient(xs)
-            Dz += (w * s) * np.asarray(num.hessian(xs))
+            if derivative:
+                Hs = num.hessian(xs)
+                Hs = Hs if sps.issparse(Hs) else np.asarray(Hs)
+                Dz = (w * s) * Hs if Dz is None else Dz + (w * s) * Hs
         return z, Dz
+
+
+def _dense(A: Any) -> np.ndarray:
+    return A.toarray() if sps.issparse(A) else np.asarray(A, dtype=float)
 
 
 def avf_nodes(degree: int | None) -> int:

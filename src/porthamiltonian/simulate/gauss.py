@@ -23,8 +23,9 @@ discrete power balance is exact (Kotyczka & Lefèvre, *Discrete-time
 port-Hamiltonian systems: a definition based on symplectic integration*, Systems &
 Control Letters 133, 2019; Mehrmann & Morandin, *Structure-preserving
 discretization for port-Hamiltonian descriptor systems*, CDC 2019).  ``s = 1`` is the
-implicit midpoint rule.  LTI systems factor :math:`I - h\,(A_{\mathrm{RK}}\otimes A)`
-once per step size.
+implicit midpoint rule.  LTI systems solve the stage equations through the
+eigen-decomposition of the Butcher matrix: ``s`` decoupled (complex) systems of size
+n, each factored once per step size (Hairer & Wanner, *Solving ODEs II*, §IV.8).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 import scipy.sparse as sps
 
 from .base import Dynamics, StepInfo
+from .midpoint import identity_minus
 from .newton import Factorization, cached_factorization, newton
 
 __all__ = ["Gauss", "gauss_tableau"]
@@ -63,6 +65,17 @@ class Gauss:
         self.dyn, self.s = dyn, s
         self.name, self.order = f"gauss{s}", 2 * s
         self.A, self.b, self.c = gauss_tableau(s)
+        lam, V = np.linalg.eig(self.A)
+        self._lam, self._V, self._Vinv = lam, V, np.linalg.inv(V)
+        # solve each real eigenvalue, and one of each complex-conjugate pair
+        self._pairs: list[tuple[int, int]] = []
+        for i in range(s):
+            if lam[i].imag < 0:
+                continue
+            j = -1
+            if lam[i].imag > 0:
+                j = int(np.argmin(np.abs(lam - np.conj(lam[i]))))
+            self._pairs.append((i, j))
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._lu: dict[tuple[float, Any], Factorization] = {}
 
@@ -71,11 +84,6 @@ class Gauss:
 
     def _jacobian(self, t: float, h: float, X: np.ndarray, U: np.ndarray) -> Any:
         dyn, s, n = self.dyn, self.s, self.dyn.n
-        if dyn.affine:
-            A = dyn.num.A
-            if sps.issparse(A):
-                return sps.csc_matrix(sps.identity(s * n) - h * sps.kron(self.A, A))
-            return np.eye(s * n) - h * np.kron(self.A, np.asarray(A))
         blocks = []
         for i in range(s):
             Jf = dyn.jac(t + self.c[i] * h, X[i], U[i])
@@ -103,17 +111,14 @@ class Gauss:
             X = self._stages(x, w.reshape(s, n), h)
             return self._jacobian(t, h, X, stage_inputs(X))
 
-        lu = None
         if dyn.affine:
-            lu = cached_factorization(self._lu, (h, dyn.key),
-                                      lambda: self._jacobian(t, h, None, None))  # type: ignore[arg-type]
-            w0 = np.zeros(s * n)
+            K = self._affine_stages(x, h, stage_inputs(np.tile(x, (s, 1))))
+            iterations = nfev = 1
         else:
-            w0 = np.tile(dyn.f(x, dyn.u(t, x)), s)
-        res = newton(F, Jac, w0, scale=float(np.max(np.abs(x), initial=0.0)),
-                     tol=self.newton_tol, max_iter=self.max_newton,
-                     factorization=lu, affine=dyn.affine)
-        K = res.w.reshape(s, n)
+            res = newton(F, Jac, np.tile(dyn.f(x, dyn.u(t, x)), s),
+                         scale=float(np.max(np.abs(x), initial=0.0)), tol=self.newton_tol,
+                         max_iter=self.max_newton)
+            K, iterations, nfev = res.w.reshape(s, n), res.iterations, res.nfev
         X = self._stages(x, K, h)
         U = stage_inputs(X)
         x_new = x + h * (self.b @ K)
@@ -122,5 +127,27 @@ class Gauss:
             p_in, p_d = dyn.port_powers(X[i], dyn.num.gradient(X[i]), U[i])
             supplied += h * self.b[i] * p_in
             dissipated += h * self.b[i] * p_d
-        return x_new, StepInfo(supplied, dissipated, dyn.delta_H(x, x_new),
-                               res.iterations, res.nfev)
+        return x_new, StepInfo(supplied, dissipated, dyn.delta_H(x, x_new), iterations, nfev)
+
+    def _affine_stages(self, x: np.ndarray, h: float, U: np.ndarray) -> np.ndarray:
+        r"""Stage derivatives of an LTI step, :math:`K - hA_{RK}KA^\top = \mathbb 1(Ax)^\top
+        + UB^\top`, through the eigenvectors :math:`A_{RK} = V\Lambda V^{-1}`: ``s``
+        decoupled systems :math:`(I - h\lambda_i A)\tilde k_i = (V^{-1}F_0)_i` of size
+        n (complex for the complex pairs, of which one is solved and the other is its
+        conjugate) instead of one of size ``s·n`` (Hairer & Wanner, *Solving ODEs II*,
+        §IV.8)."""
+        dyn = self.dyn
+        A, B = dyn.num.A, dyn.num.B
+        F0 = np.tile(A @ x, (self.s, 1))
+        if dyn.m:
+            F0 = F0 + np.asarray((B @ U.T).T)
+        G = self._Vinv @ F0
+        Kt = np.empty_like(G)
+        for i, partner in self._pairs:
+            lam = self._lam[i]
+            lu = cached_factorization(self._lu, (h, dyn.key, i),
+                                      lambda lam=lam: identity_minus(h * lam, A))
+            Kt[i] = lu.solve(G[i] if lam.imag else G[i].real)
+            if partner >= 0:
+                Kt[partner] = np.conj(Kt[i])
+        return (self._V @ Kt).real

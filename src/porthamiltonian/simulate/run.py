@@ -208,7 +208,7 @@ def make_method(name: str, dyn: Dynamics, system: Any, **kw: Any) -> Method:
 
 def _hamiltonian_degree(system: Any) -> int | None:
     if not getattr(system, "symbolic", False):
-        return 2
+        return getattr(system, "degree", 2)
     try:
         return int(sp.Poly(system.hamiltonian, *system.state_symbols).total_degree())
     except (sp.PolynomialError, sp.GeneratorsNeeded, ValueError):

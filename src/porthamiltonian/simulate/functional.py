@@ -1,0 +1,118 @@
+r"""A numeric PHS with a non-quadratic Hamiltonian given by NumPy functions.
+
+For large nonlinear models (an FPU chain with 1000 states, a discretized nonlinear
+wave) the symbolic route — a SymPy :math:`H` differentiated and compiled — costs time
+quadratic in the number of states.  :class:`FunctionPHS` takes instead constant
+(dense or sparse) structure matrices and three functions
+
+.. math::
+
+    H(x)\ (\mathrm J),\qquad \nabla H(x),\qquad \nabla^2 H(x)\ \text{(dense or sparse)},
+
+and compiles to the same :class:`~porthamiltonian.compiled.NumericPHS` interface the
+integrators use: :math:`\dot x = (J-R)\nabla H(x) + (G-P)u`,
+:math:`y = (G+P)^\top\nabla H(x) + (M+S)u`.  With a sparse Hessian the Newton
+iterations of the discrete-gradient methods use sparse LU factorizations.  The
+structure (:math:`J = -J^\top`, :math:`W \succeq 0`) is checked as for a
+:class:`~porthamiltonian.PHS`; that the three functions agree is the caller's
+responsibility (:meth:`FunctionPHS.check_derivatives` compares them with finite
+differences).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sps
+
+from ..compiled import NumericPHS
+from ..errors import ModelError
+
+__all__ = ["FunctionPHS"]
+
+
+class FunctionPHS:
+    """Explicit PHS with constant structure matrices and a Hamiltonian given by functions.
+
+    Parameters
+    ----------
+    J, R, G, P, M, S:
+        Constant matrices (dense or SciPy sparse), as for :class:`~porthamiltonian.PHS`.
+    energy, gradient, hessian:
+        :math:`H(x)` (J), :math:`\\nabla H(x)` shape ``(n,)``, :math:`\\nabla^2 H(x)`
+        shape ``(n, n)``, dense or sparse.
+    degree:
+        Polynomial degree of :math:`H` if it is a polynomial (the AVF method then
+        integrates exactly with ``⌈degree/2⌉`` Gauss nodes), else ``None``.
+    states, inputs, outputs:
+        Names, as for :class:`~porthamiltonian.PHS`.
+    """
+
+    symbolic = False
+
+    def __init__(
+        self, J: Any = None, R: Any = None, G: Any = None, P: Any = None, M: Any = None,
+        S: Any = None, *, energy: Callable[[np.ndarray], float],
+        gradient: Callable[[np.ndarray], np.ndarray], hessian: Callable[[np.ndarray], Any],
+        degree: int | None = None, states: Sequence[str] | None = None,
+        inputs: Sequence[str] | None = None, outputs: Sequence[str] | None = None,
+        check: bool = True,
+    ) -> None:
+        from ..phs import PHS
+
+        for name, f in (("energy", energy), ("gradient", gradient), ("hessian", hessian)):
+            if not callable(f):
+                raise ModelError(f"FunctionPHS: {name} must be a function of the state x")
+        given = [J, R, G, P, M, S]
+        n = next((np.shape(A)[0] for A in (J, R, G, P) if A is not None), None)
+        if n is None:
+            raise ModelError("FunctionPHS: give at least J or R (n × n) to fix the state size")
+        sparse = any(sps.issparse(A) for A in given if A is not None)
+        Q0 = sps.csr_matrix((n, n)) if sparse else np.zeros((n, n))
+        # the structure matrices with their names and checks (its Q is a placeholder)
+        self._carrier = PHS(J, R, G, P, M, S, Q=Q0, states=states, inputs=inputs,
+                            outputs=outputs, check=check)
+        self.states, self.inputs = self._carrier.states, self._carrier.inputs
+        self.outputs = self._carrier.outputs
+        self.n_states, self.n_inputs = len(self.states), len(self.inputs)
+        self.energy, self.gradient, self.hessian = energy, gradient, hessian
+        self.degree = degree
+        self._numeric: NumericPHS | None = None
+
+    def compile(self) -> NumericPHS:
+        """The numeric evaluation interface (built once)."""
+        if self._numeric is not None:
+            return self._numeric
+        n, m = self.n_states, self.n_inputs
+        num = NumericPHS(n, m)
+        num._const = dict(self._carrier.matrices())
+        energy, gradient, hessian = self.energy, self.gradient, self.hessian
+        num._H = lambda x: float(energy(x))
+        num._grad = lambda x: np.asarray(gradient(x), dtype=float).reshape(n)
+        num._hess = hessian
+        JR = num._const["J"] - num._const["R"]
+        num._jac_rhs = lambda x, u: JR @ hessian(x)  # constant J, R, G, P: ∂ẋ/∂x = (J−R)∇²H
+        self._numeric = num
+        return num
+
+    def check_derivatives(self, x: Any, rtol: float = 1e-6) -> None:
+        """Compare ``gradient`` and ``hessian`` with central differences at ``x``;
+        raises :class:`ModelError` naming the first state where they disagree."""
+        x = np.asarray(x, dtype=float)
+        g = np.asarray(self.gradient(x), dtype=float)
+        Hm = self.hessian(x)
+        Hm = Hm.toarray() if sps.issparse(Hm) else np.asarray(Hm, dtype=float)
+        for j in range(x.size):
+            e = np.zeros_like(x)
+            e[j] = 1e-6 * max(1.0, abs(x[j]))
+            fd = (self.energy(x + e) - self.energy(x - e)) / (2 * e[j])
+            gd = (np.asarray(self.gradient(x + e)) - np.asarray(self.gradient(x - e))) / (2 * e[j])
+            scale = max(1.0, abs(g[j]))
+            if abs(fd - g[j]) > rtol * scale:
+                raise ModelError(f"FunctionPHS: gradient[{self.states[j]}] = {g[j]:.6g} but the "
+                                 f"difference quotient of energy gives {fd:.6g}")
+            if np.max(np.abs(gd - Hm[:, j])) > rtol * max(1.0, np.max(np.abs(Hm[:, j]))):
+                raise ModelError(f"FunctionPHS: hessian column {self.states[j]} does not match "
+                                 "the difference quotient of gradient")
