@@ -1,0 +1,12 @@
+"""Multibody mechanisms by port interconnection (Macchelli & Melchiorri, IFAC 2008).
+
+* :mod:`.lie` — SE(3)/se(3), SE(2)/se(2): exp/log, Ad, ad and their duals;
+* :mod:`.rigid_body` — a rigid body as a port-Hamiltonian system on SE(3);
+* :mod:`.joints` — lower kinematic pairs as constraints on the poses;
+* :mod:`.graph` — mechanism graphs (spanning tree, cycles, co-cycles);
+* :mod:`.mechanism` — :class:`Mechanism`: bodies + joints → DescriptorPHS, simulation.
+"""
+
+from . import lie
+
+__all__ = ["lie"]
