@@ -35,6 +35,7 @@ import sympy as sp
 from .. import _matrices as mx
 from ..errors import ModelError
 from ..phs import PHS
+from .matching import _realify
 from .symbolic import as_state_expr, plant_matrices, substitute_by_name
 
 __all__ = ["Casimirs", "casimirs"]
@@ -213,7 +214,11 @@ def _pdsolve_casimir(v: sp.Matrix, xs: list[sp.Symbol]) -> sp.Expr | None:
     free = [a for a in sol.rhs.atoms(sp.core.function.AppliedUndef) if a.func != f]
     if len(free) != 1 or len(free[0].args) != 1:
         return None
-    return sp.simplify(free[0].args[0].xreplace({x: xs[0], y: xs[1]}))
+    arg = sp.simplify(free[0].args[0].xreplace({x: xs[0], y: xs[1]}))
+    try:
+        return _realify(arg)
+    except ModelError:
+        return None
 
 
 def _verify(c: Casimirs, system: PHS, tol: float) -> None:

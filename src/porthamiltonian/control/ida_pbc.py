@@ -365,8 +365,13 @@ def _law(d: IdaPbc) -> sp.Matrix:
     gHd = sp.Matrix([sp.diff(d.Hd, x) for x in d.x])
     g = sp.Matrix(d.g)
     rhs = (d.Jd - d.Rd) * gHd - (d._J - d._R) * gH
-    # cancel (not simplify): exact, and fast enough for laws with trigonometric terms
-    return ((g.T * g).inv() * g.T * rhs).applyfunc(lambda e: sp.cancel(sp.expand(e)))
+    return ((g.T * g).inv() * g.T * rhs).applyfunc(_tidy)
+
+
+def _tidy(e: sp.Expr) -> sp.Expr:
+    """The shorter of ``e`` and ``cancel(expand(e))`` (``simplify`` is too slow here)."""
+    c = sp.cancel(sp.expand(e))
+    return c if sp.count_ops(c) <= sp.count_ops(e) else e
 
 
 def _check_supplied(d: IdaPbc, tol: float) -> None:

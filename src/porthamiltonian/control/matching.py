@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
 from ..errors import ModelError
@@ -132,14 +133,49 @@ def solve_linear_pdes(
     A, b, labels = A.extract(keep, list(range(A.cols))), b.extract(keep, [0]), [
         labels[i] for i in keep]
     if not (A.free_symbols & set(v)) and not (A.free_symbols & set(others)):
-        return _constant_coefficients(A, b, v, labels)
-    if A.rows == 1 and len(v) == 2:
-        return _pdsolve_two_variables(A, b, v)
-    raise NotSolvable(
+        out = _constant_coefficients(A, b, v, labels)
+    elif A.rows == 1 and len(v) == 2:
+        out = _pdsolve_two_variables(A, b, v)
+    else:
+        raise NotSolvable(
         f"the matching PDEs have state-dependent coefficients ({A.rows} equations in "
         f"{len(v)} variables); solved here are constant coefficients and one equation in "
         "two variables. Supply Hd= (its residual is checked)"
-    )
+        )
+    _verify(A, b, v, out[0], out[1], labels)
+    return out
+
+
+def _verify(A: sp.Matrix, b: sp.Matrix, v: list[sp.Symbol], particular: sp.Expr,
+            arguments: list[sp.Expr], labels: list[str]) -> None:
+    """Check ``A∇h_p = b`` and ``A∇z_j = 0``: symbolically, else at random points."""
+    grad = sp.Matrix([sp.diff(particular, x) for x in v])
+    checks = list(A * grad - b)
+    checks += [e for z in arguments for e in A * sp.Matrix([sp.diff(z, x) for x in v])]
+    rng = np.random.default_rng(0)
+    for i, e in enumerate(checks):
+        if e == 0 or sp.simplify(e) == 0:
+            continue
+        syms = sorted(e.free_symbols, key=lambda s: s.name)
+        f = sp.lambdify(syms, e, modules="numpy")
+        pts = rng.uniform(0.2, 2.0, size=(10, len(syms)))
+        worst = max(abs(complex(f(*p))) for p in pts)
+        if worst > 1e-9:
+            raise NotSolvable(
+                f"the solution found does not satisfy the matching equation "
+                f"{labels[min(i, len(labels) - 1)]} (residual {sp.simplify(e)}); supply Hd="
+            )
+
+
+def _realify(expr: sp.Expr) -> sp.Expr:
+    """SymPy's characteristics may come back as complex logarithms of a real function."""
+    if not expr.has(sp.I):
+        return expr
+    e = sp.expand_complex(expr).replace(sp.arg, lambda z: sp.atan2(sp.im(z), sp.re(z)))
+    e = sp.simplify(sp.simplify(e).rewrite(sp.atan))
+    if e.has(sp.I):
+        raise NotSolvable(f"sympy.pdsolve returned a complex-valued solution {expr}; supply Hd=")
+    return e
 
 
 def _require_free_of(b: sp.Matrix, others: Sequence[sp.Symbol], labels: list[str],
@@ -224,5 +260,5 @@ def _pdsolve_two_variables(
                           "particular + F(ξ); supply Hd=")
     back = {x: v[0], y: v[1]}
     argument = free[0].args[0].xreplace(back)
-    particular = rhs.subs(free[0], 0).xreplace(back)
-    return sp.simplify(particular), [sp.simplify(argument)], "pdsolve"
+    particular = _realify(rhs.subs(free[0], 0).xreplace(back))
+    return sp.simplify(particular), [_realify(sp.simplify(argument))], "pdsolve"
