@@ -16,6 +16,9 @@ CASES = {
     "string force/velocity, damped": lambda: string(
         2.0, lambda s: 1 + s, 3.0, elements=6, degree=2, left="force", right="velocity",
         damping=0.3, structural_damping=lambda s: 0.1 * s),
+    "string force/velocity (split)": lambda: string(
+        2.0, lambda s: 1 + s, 3.0, elements=6, degree=2, left="force", right="velocity",
+        damping=0.3),
     "string velocity/velocity (dual)": lambda: string(
         1.0, 1.0, 2.0, elements=5, degree=3, left="velocity", right="velocity", damping=0.2),
     "rod clamped/force": lambda: rod(1.0, 2.0, 5.0, elements=7, degree=1, right="force"),
@@ -39,6 +42,8 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_structure_and_semidiscrete_power_balance(name):
     model = CASES[name]()
+    partition = name.split("(")[-1].rstrip(")") if "(" in name else None
+    assert partition is None or model.disc.partition == partition
     sys = model.system
     assert sys.kind == "sparse"
     J, R, Q = sys.J, sys.R, sys.Q

@@ -165,6 +165,38 @@ class Discretization:
         vals = alpha[..., loc] * (self.h1.mesh.sizes[:, None] * self.h1.ref_weights[None, :])
         return self.h1.coords[loc], vals
 
+    @property
+    def mesh(self) -> Mesh:
+        return self.h1.mesh
+
+    @property
+    def degree(self) -> int:
+        return self.h1.degree
+
+    @property
+    def momentum_states(self) -> np.ndarray:
+        """Positions in the state vector of the momentum-like (flow-field) states."""
+        n = self.system.n_states
+        return np.arange(self.n_q, n) if self.partition == "primal" else np.arange(self.n_q)
+
+    def field_names(self) -> list[str]:
+        return [f.flow for f in self.flows] + [f.effort for f in self.efforts
+                                                if f.state is not None]
+
+    def evaluate(self, name: str, x: np.ndarray, s: np.ndarray,
+                 u: np.ndarray | None = None) -> np.ndarray | None:
+        """The co-energy field ``name`` at the points ``s`` (None if there is no such field)."""
+        eq, ep = self.split(x, u)
+        Np, Nq = self.h1.size, self.l2.size
+        for b, f in enumerate(self.flows):
+            if f.flow == name:
+                return self.h1.evaluate(ep[b * Np:(b + 1) * Np], s)
+        stored = [f for f in self.efforts if f.state is not None]
+        for a, f in enumerate(stored):
+            if f.effort == name:
+                return self.l2.evaluate(eq[a * Nq:(a + 1) * Nq], s)
+        return None
+
     def _sign_of_dof(self, dof: int) -> float:
         Np = self.h1.size
         return self.port_sign["left" if dof % Np == 0 else "right"]

@@ -28,28 +28,33 @@ class DistributedModel:
         The discretization.
     """
 
-    def __init__(self, disc: Discretization, kind: str, variables: dict[str, str]) -> None:
+    def __init__(self, disc: Discretization | Any, kind: str, variables: dict[str, str]) -> None:
         self.disc = disc
         self.kind = kind
         self.variables = variables
         self.system = disc.system
-        self.mesh = disc.h1.mesh
-        self.degree = disc.h1.degree
+        self.mesh = disc.mesh
+        self.degree = disc.degree
 
     # ------------------------------------------------------------------ modes
     def stiffness(self) -> tuple[sps.csr_array, np.ndarray]:
-        r"""``(K, m)``: stiffness and diagonal mass on the *velocity* dofs.
+        r"""``(K, m)``: stiffness and diagonal mass on the momentum (flow) states.
 
-        Primal partition (velocities in H¹): :math:`K = D^\top M_q^{-1} D`; dual
-        (velocities in L²): :math:`K = D M_p^{-1} D^\top`.  Both have the same non-zero
-        eigenvalues; using the velocity dofs makes the zero eigenvalues the rigid-body
-        motions only (a constant strain of a fixed–fixed string is a Casimir, not a mode).
+        With :math:`x = (x_q, x_p)`, :math:`\dot x_q = D\,Q_p x_p` and
+        :math:`\dot x_p = -D^\top Q_q x_q` (J has no q–q or p–p block in the lossless
+        models), the flows :math:`e_p = Q_p x_p` obey :math:`M_p\ddot e_p = -K e_p` with
+        :math:`K = D^\top Q_q D`, :math:`M_p = Q_p^{-1}` — in either partition and for
+        models joined from parts.  Using the flow states makes the zero eigenvalues the
+        rigid-body motions only (a constant strain of a fixed–fixed string is a
+        Casimir, not a mode).
         """
-        d = self.disc
-        Dk = d.D[d.stored_rows][:, d.kept]
-        if d.partition == "primal":
-            return sps.csr_array(Dk.T @ sps.diags_array(1.0 / d.mq) @ Dk), d.mp[d.kept]
-        return sps.csr_array(Dk @ sps.diags_array(1.0 / d.mp[d.kept]) @ Dk.T), d.mq
+        sys = self.system
+        p = self.disc.momentum_states
+        q = np.setdiff1d(np.arange(sys.n_states), p)
+        J = sps.csr_array(sys.J)
+        D = J[q][:, p]
+        Qd = sys.Q.diagonal()
+        return sps.csr_array(D.T @ sps.diags_array(Qd[q]) @ D), 1.0 / Qd[p]
 
     def frequencies(self, n: int) -> np.ndarray:
         """The ``n`` lowest undamped natural frequencies (rad/s), rigid-body zeros included.
@@ -61,14 +66,14 @@ class DistributedModel:
         energy variables (a Casimir), not a mode.  Open ports count as unforced: a force
         port as a free end, a velocity port as a fixed end.  Damping is ignored.
         """
-        if self.disc.n_q == 0:
+        if self.disc.momentum_states.size == self.system.n_states:
             raise ModelError(f"{self.kind} has no oscillating modes; use decay_rates(n)")
         K, m = self.stiffness()
         return np.sqrt(lowest_eigenvalues(K, m, n))
 
     def decay_rates(self, n: int) -> np.ndarray:
         """The ``n`` lowest decay rates (1/s) of a purely dissipative model (heat)."""
-        if self.disc.n_q != 0:
+        if self.disc.momentum_states.size != self.system.n_states:
             raise ModelError(f"{self.kind} oscillates; use frequencies(n) for its modes")
         d = self.disc
         Rk = d.Rpp[d.kept][:, d.kept]
@@ -86,22 +91,15 @@ class DistributedModel:
         if x.ndim == 2:
             us = [None] * x.shape[0] if u is None else np.asarray(u, dtype=float)
             return np.array([self.field(name, xi, s, ui) for xi, ui in zip(x, us, strict=True)])
-        d = self.disc
-        if x.size != d.system.n_states:
+        if x.size != self.system.n_states:
             raise ModelError(f"x has {x.size} values; the {self.kind} has "
-                             f"{d.system.n_states} states")
-        eq, ep = d.split(x, u)
+                             f"{self.system.n_states} states")
         s = np.atleast_1d(np.asarray(s, dtype=float))
-        Np, Nq = d.h1.size, d.l2.size
-        for b, f in enumerate(d.flows):
-            if f.flow == name:
-                return d.h1.evaluate(ep[b * Np:(b + 1) * Np], s)
-        stored = [f for f in d.efforts if f.state is not None]
-        for a, f in enumerate(stored):
-            if f.effort == name:
-                return d.l2.evaluate(eq[a * Nq:(a + 1) * Nq], s)
-        names = [f.flow for f in d.flows] + [f.effort for f in stored]
-        raise ModelError(f"{self.kind} has no field {name!r}; its fields: {', '.join(names)}")
+        out = self.disc.evaluate(name, x, s, u)
+        if out is None:
+            raise ModelError(f"{self.kind} has no field {name!r}; its fields: "
+                             f"{', '.join(self.disc.field_names())}")
+        return out
 
     def __repr__(self) -> str:
         return (f"<{self.kind}: {self.mesh.elements} elements of degree {self.degree}, "

@@ -103,7 +103,7 @@ class TimoshenkoModel(DistributedModel):
             raise ModelError("timoshenko.shape needs an end with fixed translation (clamped, "
                              "pinned or a hub) to measure w and θ from")
         flip = anchors[0] == "right"
-        mesh = d.h1.mesh
+        mesh = d.mesh
         s_g, xg = d.strain_quadrature(0, x)
         _, xk = d.strain_quadrature(1, x)
         if flip:  # mirror s → L − s: γ and θ change sign, κ does not

@@ -119,7 +119,7 @@ class WaveModel(DistributedModel):
         Raises :class:`ModelError` when no end is fixed (the position is then a
         time integral of the velocity, not a function of the state).
         """
-        return self.disc.h1.mesh.nodes, _integrate_from_fixed_end(self, np.asarray(x, float), 0)
+        return self.disc.mesh.nodes, _integrate_from_fixed_end(self, np.asarray(x, float), 0)
 
 
 def _integrate_from_fixed_end(model: DistributedModel, x: np.ndarray, pair: int) -> np.ndarray:
