@@ -81,6 +81,6 @@ class CSTR(Component):
         muA, muB, T = (sp.diff(U, v) for v in (NA, NB, S))
         affinity = muA - muB
         r = c.k0 * sp.exp(-c.Ea / (c.Rg * T)) * NA * (1 - sp.exp(-affinity / (c.Rg * T)))
-        g = sp.simplify(r / T)
+        g = r / T
         J = [[0, 0, -g], [0, 0, g], [g, -g, 0]]
         return Law(["N_A", "N_B", "S"], ["wall"], J=J, G=[[0], [0], [1]], hamiltonian=U)

@@ -112,11 +112,12 @@ def assemble(items: list[tuple[str, Component]], nodes: list[Node],
     if V0 is not None:
         B = _multipliers(T, a, w, V0, cons, n, ops, _w_labels(v_order, st), labels)
         Tp = ops.project(Tp, B, n)
+    rep = {}
     if symbolic:
-        Tp = Tp.applyfunc(sp.cancel)
+        Tp = Tp.applyfunc(_tidy)
         if st.modulating:
-            Tp = _substitute_efforts(Tp, T, X, st, v_order, e_inputs, a, w, n)
-    return _build(Tp, B, st, n, e_names, kind, name)
+            rep = _effort_values(T, X, st, v_order, a, w, n)
+    return _build(Tp, B, st, n, e_names, kind, name, rep)
 
 
 # ---------------------------------------------------------------------- stacking
@@ -354,7 +355,7 @@ class _Symbolic:
     def project(self, Tp: Any, B: Any, n: int) -> Any:
         Pi = sp.eye(Tp.rows)
         Pi[:n, :n] = sp.eye(n) - B * (B.T * B).inv() * B.T
-        return (Pi * Tp * Pi).applyfunc(sp.cancel)
+        return (Pi * Tp * Pi).applyfunc(_tidy)
 
 
 _NUMERIC, _SYMBOLIC = _Numeric(), _Symbolic()
@@ -409,7 +410,7 @@ def _solve(L: Any, rhs: Any, ops: Any) -> tuple[Any, Any, list[_Constraint]]:
         Lb = L.extract(r, k) if r and k else sp.zeros(len(r), len(k))
         Rb = rhs.extract(r, list(range(na))) if r else sp.zeros(0, na)
         if len(r) == len(k) and r and sp.simplify(Lb.det()) != 0:
-            Xb = (Lb.inv() * Rb).applyfunc(sp.cancel)
+            Xb = (Lb.inv() * Rb).applyfunc(_tidy)
         else:
             Xb, con = _singular_symbolic(Lb, Rb, r, k)
             cons.append(con)
@@ -552,14 +553,14 @@ def _singular_symbolic(Lb: Any, Rb: Any, r: list[int], k: list[int]) -> tuple[An
     Xb = sp.zeros(len(k), Rb.cols)
     if pcols:
         sub = Lb.extract(list(prows), list(pcols))
-        Xs = (sub.inv() * Rb.extract(list(prows), list(range(Rb.cols)))).applyfunc(sp.cancel)
+        Xs = (sub.inv() * Rb.extract(list(prows), list(range(Rb.cols)))).applyfunc(_tidy)
         for ii, j in enumerate(pcols):
             Xb[j, :] = Xs[ii, :]
     V0 = sp.Matrix.hstack(*Lb.nullspace(simplify=True)) if len(pcols) < len(k) else \
         sp.zeros(len(k), 0)
     U0 = sp.Matrix.hstack(*Lb.T.nullspace(simplify=True)) if len(prows) < len(r) else \
         sp.zeros(len(r), 0)
-    return Xb, _Constraint((U0.T * Rb).applyfunc(sp.cancel), V0, k, r)
+    return Xb, _Constraint((U0.T * Rb).applyfunc(_tidy), V0, k, r)
 
 
 def _collect_null(cons: list[_Constraint], c: int, symbolic: bool) -> Any:
@@ -621,6 +622,13 @@ def _rank(A: Any, symbolic: bool) -> int:
     return int(np.linalg.matrix_rank(A, tol=1e-9 * max(1.0, float(np.max(np.abs(A))))))
 
 
+def _tidy(v: sp.Expr) -> sp.Expr:
+    """Cancel rational entries; leave transcendental ones (costly, and no gain) alone."""
+    if v.is_number or v.has(sp.exp, sp.log, sp.Piecewise, sp.Function):
+        return sp.sympify(v)
+    return sp.cancel(v)
+
+
 def _nonzero_any(A: Any, symbolic: bool) -> bool:
     if symbolic:
         return any(sp.simplify(v) != 0 for v in A)
@@ -629,9 +637,11 @@ def _nonzero_any(A: Any, symbolic: bool) -> bool:
 
 
 # ---------------------------------------------------------------------- modulation
-def _substitute_efforts(Tp: Any, T: Any, X: Any, st: _Stack, v_order: list[int],
-                        e_inputs: list[int], a: list[int], w: list[int], n: int) -> Any:
-    """Replace the effort placeholders of effort-modulated components by ``∇H``."""
+def _effort_values(T: Any, X: Any, st: _Stack, v_order: list[int], a: list[int],
+                   w: list[int], n: int) -> dict[sp.Symbol, sp.Expr]:
+    """The effort placeholders of effort-modulated components as functions of the
+    state (``∇H``); applied to the matrices after the skew/symmetric split, so that
+    the exact cancellations of the split are not obscured by the substitution."""
     H = sp.Add(*st.hamiltonians)
     xs = [state_symbol(s) for s in st.states]
     grad = [sp.diff(H, x) for x in xs]
@@ -647,17 +657,17 @@ def _substitute_efforts(Tp: Any, T: Any, X: Any, st: _Stack, v_order: list[int],
             coeff = X[k, :]
         else:
             coeff = -(T.extract([n + g], a) + T.extract([n + g], w) * X)
-        coeff = coeff.applyfunc(sp.cancel)
+        coeff = coeff.applyfunc(_tidy)
         if any(v != 0 for v in coeff[n:]) or coeff.free_symbols & placeholders:
             raise ModelError(f"the effort at {sym.name[:-2]} depends on inputs or on other "
                              "modulated efforts; it must be a function of the state")
         rep[sym] = sum((coeff[i] * grad[i] for i in range(n) if coeff[i] != 0), sp.S.Zero)
-    return Tp.xreplace(rep).applyfunc(sp.cancel)
+    return rep
 
 
 # ---------------------------------------------------------------------- result
 def _build(Tp: Any, B: Any, st: _Stack, n: int, e_names: list[str], kind: str,
-           name: str) -> PHS | DescriptorPHS:
+           name: str, rep: dict[sp.Symbol, sp.Expr]) -> PHS | DescriptorPHS:
     N = Tp.shape[0]
     xs, us = list(range(n)), list(range(n, N))
     Jf = (Tp - Tp.T) / 2
@@ -665,10 +675,14 @@ def _build(Tp: Any, B: Any, st: _Stack, n: int, e_names: list[str], kind: str,
     ops = _SYMBOLIC if kind == "symbolic" else _NUMERIC
     if kind == "sparse":
         Jf, Rf = sps.csr_array(Jf), sps.csr_array(Rf)
+    elif kind == "symbolic":  # exact zeros of the split (placeholders still symbols)
+        Jf, Rf = Jf.applyfunc(_tidy), Rf.applyfunc(_tidy)
     mats = {"J": ops.sub(Jf, xs, xs), "G": ops.sub(Jf, xs, us), "M": -ops.sub(Jf, us, us),
             "R": ops.sub(Rf, xs, xs), "P": ops.sub(Rf, xs, us), "S": ops.sub(Rf, us, us)}
     if kind == "dense":
         mats = {k: _chop(v) for k, v in mats.items()}
+    if rep:
+        mats = {k: v.xreplace(rep) for k, v in mats.items()}
     names = {"states": st.states, "inputs": e_names, "outputs": e_names, "name": name}
     if kind == "symbolic":
         H = sp.Add(*st.hamiltonians)
