@@ -142,3 +142,12 @@ def test_single_form_may_be_given_without_a_list():
     one = lagrange.interconnect([a, b], lagrange.interaction({x: 1, y: -1}))
     listed = lagrange.interconnect([a, b], lagrange.interaction([x.diff(t) - y.diff(t)]))
     assert one.constraint_forms == listed.constraint_forms == sympy.Matrix([[1], [-1]])
+
+
+def test_clean_intersection_failure_between_samples_is_caught():
+    """Starting at z = −0.5 with ż = 1, the rotor passes z = 0 at t = 0.5, between the
+    two output samples t = 0 and t = 1: the event monitor stops there and names the
+    subsystems."""
+    sys = _unclean()
+    with pytest.raises(ModelError, match=r"at t = 0\.5.*slider, interaction"):
+        sys.simulate(1.0, [0.0, 0.0, -0.5], [0.0, 0.0, 1.0], t_eval=[0.0, 1.0])

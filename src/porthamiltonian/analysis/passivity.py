@@ -190,15 +190,21 @@ def positive_real(lin: LinearSystem, tol: float = 1e-9, sweep: bool = False) -> 
     if dmin < -tol * max(1.0, float(np.max(np.abs(DD), initial=0.0))):
         return PassivityReport(False, method, "not passive: D + Dᵀ has the negative "
                                f"eigenvalue {dmin:.4g} (fails as ω → ∞)", np.inf, dmin)
-    pole_w = np.unique(np.abs(lam[on_axis].imag))
+    # an eigenvalue within round-off of 0 is an integrator (a pole at exactly ω = 0)
+    zero_tol = tol * scale_A
+    pole_w = np.unique(np.where(np.abs(lam[on_axis]) <= zero_tol, 0.0,
+                                np.abs(lam[on_axis].imag)))
     if sweep:
-        bounds, how = _sweep_grid(lam), "sampled at"
+        bounds, how = _sweep_grid(lam, zero_tol), "sampled at"
     else:
         try:
             bounds, how = _crossings(lin, A), "pencil"
         except ModelError:  # singular Φ-pencil (e.g. Φ ≡ 0, lossless): sample instead
-            bounds, how, method = _sweep_grid(lam), "sampled at", "sweep"
-    return _test_intervals(lin, np.union1d(bounds, pole_w), pole_w, tol, method, how)
+            bounds, how, method = _sweep_grid(lam, zero_tol), "sampled at", "sweep"
+    # G is evaluated no closer to an imaginary-axis pole than its round-off can be
+    # trusted: a pole computed at δ ≈ ε‖A‖ off the axis would spoil Re G nearby
+    radius = 1e-6 * scale_A
+    return _test_intervals(lin, np.union1d(bounds, pole_w), pole_w, radius, tol, method, how)
 
 
 def _check_axis_poles(lin: LinearSystem, lam: np.ndarray, Wl: np.ndarray, Vr: np.ndarray,
@@ -241,15 +247,15 @@ def _crossings(lin: LinearSystem, A: np.ndarray) -> np.ndarray:
     return np.unique(np.abs(z[near].imag))
 
 
-def _sweep_grid(lam: np.ndarray) -> np.ndarray:
-    mags = np.abs(lam[np.abs(lam) > 0])
+def _sweep_grid(lam: np.ndarray, zero_tol: float) -> np.ndarray:
+    mags = np.abs(lam[np.abs(lam) > zero_tol])
     lo = mags.min() / 1e3 if mags.size else 1e-3
     hi = mags.max() * 1e3 if mags.size else 1e3
     return np.logspace(np.log10(lo), np.log10(hi), 4000)
 
 
-def _test_intervals(lin: LinearSystem, bounds: np.ndarray, poles_w: np.ndarray, tol: float,
-                    method: str, how: str) -> PassivityReport:
+def _test_intervals(lin: LinearSystem, bounds: np.ndarray, poles_w: np.ndarray,
+                    radius: float, tol: float, method: str, how: str) -> PassivityReport:
     """λ_min Φ(jω) at one point inside each interval between the boundaries."""
     tf = TransferFunction(lin)
     b = np.unique(bounds[bounds > 0])
@@ -257,7 +263,7 @@ def _test_intervals(lin: LinearSystem, bounds: np.ndarray, poles_w: np.ndarray, 
     points = np.concatenate([[0.0], np.sqrt(b[:-1] * b[1:]), b, [10 * top, 1e3 * top],
                              [b.min() / 10] if b.size else []])
     points = np.array([w for w in np.unique(points)
-                       if not np.any(np.abs(w - poles_w) <= 1e-9 * max(1.0, w))])
+                       if not np.any(np.abs(w - poles_w) <= radius)])
     mins, scale = _phi_min(tf, points)
     bad = np.flatnonzero(mins < -tol * scale)
     what = (f"{how} {b.size} frequencies" if method == "sweep" else
@@ -279,7 +285,8 @@ def _phi_min(tf: TransferFunction, omega: np.ndarray) -> tuple[np.ndarray, float
     G = tf.frequency_response(omega)
     Phi = G + np.conj(np.swapaxes(G, -1, -2))
     mins = np.linalg.eigvalsh(Phi)[:, 0] if omega.size else np.zeros(0)
-    scale = max(float(np.max(np.abs(Phi), initial=0.0)), 1e-300)
+    # relative to |G|, not |Φ|: for a lossless system Φ is round-off of G + Gᴴ
+    scale = max(float(np.max(np.abs(G), initial=0.0)), 1e-300)
     return mins, scale
 
 

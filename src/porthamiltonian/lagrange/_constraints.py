@@ -40,16 +40,17 @@ def independent_forms(A: sympy.Matrix, owners: Sequence[str]) -> tuple[list[int]
 
 
 def check_clean(A_at: np.ndarray, generic_rank: int, owners: Sequence[str],
-                where: str) -> None:
-    """Raise :class:`ModelError` if ``rank A_at < generic_rank``, naming the owners
+                where: str, rtol: float = 1e-8) -> None:
+    """Raise :class:`ModelError` if ``rank A_at < generic_rank`` (singular values
+    below ``rtol · σ_max`` count as zero), naming the owners
     whose forms become dependent (those with a non-zero coefficient in a null
     combination of the columns)."""
     if generic_rank == 0:
         return
-    r = dla.numeric_rank(A_at, 1e-8)
+    r = dla.numeric_rank(A_at, rtol)
     if r >= generic_rank:
         return
-    Z = dla.null_space(A_at, 1e-8)  # combinations c with A c = 0
+    Z = dla.null_space(A_at, rtol)  # combinations c with A c = 0
     involved = np.abs(Z).max(axis=1) > 1e-8 if Z.size else np.zeros(A_at.shape[1], bool)
     hit = {owners[j] for j in np.flatnonzero(involved)} or set(owners)
     names = [o for i, o in enumerate(owners) if o in hit and o not in owners[:i]]

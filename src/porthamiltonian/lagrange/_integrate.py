@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import scipy.linalg as sla
 import sympy
 from scipy.integrate import solve_ivp
 
@@ -124,7 +125,16 @@ def simulate(sys: LagrangeDiracSystem, t_end: float, q0: Any, v0: Any, *,
         times, Y = _ida(sys, solve, M_f, r_f, P_f, y0, t_end, t_eval, rtol, atol)
     else:
         out = solve_ivp(rhs, (0.0, float(t_end)), y0, method=method, t_eval=t_eval,
-                        rtol=rtol, atol=atol)
+                        rtol=rtol, atol=atol, events=_rank_event(A_f, n, q0, v0) if m else None)
+        if m and out.t_events[0].size:  # the forms lost rank between two samples
+            t_hit, y_hit = float(out.t_events[0][0]), out.y_events[0][0]
+            where = f"at t = {t_hit:.6g} (q = {np.round(y_hit[:n], 6).tolist()})"
+            _constraints.check_clean(A_f(t_hit, y_hit[:n], y_hit[n:2 * n]), m,
+                                     sys.constraint_owners, where, rtol=1e-6)
+            raise ModelError(  # the root was located less sharply than the rank test
+                f"{sys.name}: clean-intersection (constant-rank) condition fails {where}: "
+                "the constraint forms pass through a rank drop; start elsewhere or change "
+                "the interaction forms")
         if not out.success:
             t_last = float(out.t[-1]) if out.t.size else 0.0
             raise SimulationError(f"{sys.name}: integration failed at t = {t_last:.6g}: "
@@ -146,6 +156,23 @@ def simulate(sys: LagrangeDiracSystem, t_end: float, q0: Any, v0: Any, *,
     labels = tuple(f"lambda_{k} ({o})" for k, o in enumerate(sys.constraint_owners))
     return LagrangeResult(t=times, q=q, v=v, p=p, lam=lam, energy=E, work=W,
                           constraint_residual=cres, names=sys.names, multipliers=labels)
+
+
+def _rank_event(A_f, n: int, q0: np.ndarray, v0: np.ndarray):
+    """Event: a maximal minor of the constraint forms changes sign, i.e. the forms
+    lose rank between two output samples (the clean-intersection condition of
+    :mod:`._constraints` fails there).  The ``m`` rows are chosen at the start by a
+    column-pivoted QR of ``A(q0)ᵀ`` (the best-conditioned minor); a generic crossing
+    of the rank-deficient set changes the sign of every maximal minor."""
+    A0 = A_f(0.0, q0, v0)
+    rows = np.sort(sla.qr(A0.T, pivoting=True, mode="r")[1][: A0.shape[1]])
+    scale = abs(np.linalg.det(A0[rows])) or 1.0
+
+    def event(t: float, y: np.ndarray) -> float:
+        return float(np.linalg.det(A_f(t, y[:n], y[n:2 * n])[rows]) / scale)
+
+    event.terminal = True
+    return [event]
 
 
 def _ida(sys: LagrangeDiracSystem, solve, M_f, r_f, P_f, y0: np.ndarray, t_end: float,
