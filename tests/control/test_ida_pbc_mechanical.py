@@ -20,7 +20,7 @@ import pytest
 import sympy as sp
 from plants import IWP, PENDULUM, inertia_wheel_pendulum, pendulum
 
-from porthamiltonian import ModelError, control
+from porthamiltonian import PHS, ModelError, control
 from porthamiltonian.simulate import simulate
 
 q, p = sp.symbols("q p", real=True)
@@ -132,3 +132,20 @@ def control_plant_three_states():
     from plants import maglev
 
     return maglev()
+
+
+def test_numeric_linear_plant_gives_the_pd_law():
+    k, m, kp, kv, qs = 4.0, 2.0, 6.0, 1.5, 0.3
+    plant = PHS(J=[[0, 1], [-1, 0]], G=[[0], [1]], Q=np.diag([k, 1 / m]), states=["q", "p"],
+                inputs=["F"])
+    d = control.ida_pbc(plant, [[0, 1], [-1, 0]], np.diag([0.0, kv]), [qs, 0.0],
+                        phi=lambda z: kp * (z - qs) ** 2 / 2)
+    for x in np.random.default_rng(5).normal(size=(5, 2)):
+        # u = ∂V/∂q − ∂Vd/∂q − kv q̇ = k q − kp (q − q*) − kv p/m
+        assert d.law_numeric(x)[0] == pytest.approx(k * x[0] - kp * (x[0] - qs)
+                                                    - kv * x[1] / m, rel=1e-12, abs=1e-12)
+    A, *_ = d.closed_loop.state_space([qs, 0.0])
+    lam = np.sort_complex(np.linalg.eigvals(A))
+    # closed loop m q̈ + kv q̇ + kp (q − q*) = 0
+    exact = np.sort_complex(np.roots([m, kv, kp]))
+    assert lam == pytest.approx(exact, abs=1e-12)
