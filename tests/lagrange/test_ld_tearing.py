@@ -151,3 +151,19 @@ def test_clean_intersection_failure_between_samples_is_caught():
     sys = _unclean()
     with pytest.raises(ModelError, match=r"at t = 0\.5.*slider, interaction"):
         sys.simulate(1.0, [0.0, 0.0, -0.5], [0.0, 0.0, 1.0], t_eval=[0.0, 1.0])
+
+
+def test_knife_edge_heading_through_zero_is_not_a_rank_drop():
+    """sin φ dx − cos φ dy keeps rank 1 as φ passes π (only its dx coefficient, the
+    largest one at the start, vanishes there): the rank monitor re-chooses its minor
+    and the simulation runs through, keeping the constraint and the energy."""
+    x, y, ph = dynamicsymbols("x y phi")
+    knife = lagrange.LagrangeDiracSystem(
+        [x, y, ph], (x.diff(t) ** 2 + y.diff(t) ** 2 + ph.diff(t) ** 2) / 2,
+        constraints=[sympy.sin(ph) * x.diff(t) - sympy.cos(ph) * y.diff(t)], name="knife")
+    ph0 = 1.3
+    res = knife.simulate(4.0, [0.0, 0.0, ph0], [np.cos(ph0), np.sin(ph0), 1.0],
+                         t_eval=[0.0, 4.0])
+    assert res.t[-1] == 4.0 and res["phi"][-1] > np.pi
+    assert np.max(np.abs(res.constraint_residual)) < 1e-9
+    assert abs(res.energy[-1] - res.energy[0]) < 1e-9

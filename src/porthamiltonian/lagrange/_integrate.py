@@ -124,22 +124,7 @@ def simulate(sys: LagrangeDiracSystem, t_end: float, q0: Any, v0: Any, *,
     if method == "ida":
         times, Y = _ida(sys, solve, M_f, r_f, P_f, y0, t_end, t_eval, rtol, atol)
     else:
-        out = solve_ivp(rhs, (0.0, float(t_end)), y0, method=method, t_eval=t_eval,
-                        rtol=rtol, atol=atol, events=_rank_event(A_f, n, q0, v0) if m else None)
-        if m and out.t_events[0].size:  # the forms lost rank between two samples
-            t_hit, y_hit = float(out.t_events[0][0]), out.y_events[0][0]
-            where = f"at t = {t_hit:.6g} (q = {np.round(y_hit[:n], 6).tolist()})"
-            _constraints.check_clean(A_f(t_hit, y_hit[:n], y_hit[n:2 * n]), m,
-                                     sys.constraint_owners, where, rtol=1e-6)
-            raise ModelError(  # the root was located less sharply than the rank test
-                f"{sys.name}: clean-intersection (constant-rank) condition fails {where}: "
-                "the constraint forms pass through a rank drop; start elsewhere or change "
-                "the interaction forms")
-        if not out.success:
-            t_last = float(out.t[-1]) if out.t.size else 0.0
-            raise SimulationError(f"{sys.name}: integration failed at t = {t_last:.6g}: "
-                                  f"{out.message}", t_reached=t_last)
-        times, Y = out.t, out.y.T
+        times, Y = _ivp(sys, rhs, A_f, y0, float(t_end), t_eval, method, rtol, atol)
     q, v, W = Y[:, :n], Y[:, n:2 * n], Y[:, 2 * n]
     lam = np.zeros((len(times), m))
     p = np.zeros_like(q)
@@ -158,13 +143,44 @@ def simulate(sys: LagrangeDiracSystem, t_end: float, q0: Any, v0: Any, *,
                           constraint_residual=cres, names=sys.names, multipliers=labels)
 
 
-def _rank_event(A_f, n: int, q0: np.ndarray, v0: np.ndarray):
-    """Event: a maximal minor of the constraint forms changes sign, i.e. the forms
-    lose rank between two output samples (the clean-intersection condition of
-    :mod:`._constraints` fails there).  The ``m`` rows are chosen at the start by a
-    column-pivoted QR of ``A(q0)ᵀ`` (the best-conditioned minor); a generic crossing
-    of the rank-deficient set changes the sign of every maximal minor."""
-    A0 = A_f(0.0, q0, v0)
+def _ivp(sys: LagrangeDiracSystem, rhs, A_f, y0: np.ndarray, t_end: float,
+         t_eval: np.ndarray, method: str, rtol: float, atol: float
+         ) -> tuple[np.ndarray, np.ndarray]:
+    """``solve_ivp`` with the rank monitor of :func:`_rank_event`.
+
+    When the monitored minor vanishes, the rank of all the forms is tested there:
+    a real rank drop raises :class:`ModelError` naming the subsystems; otherwise
+    another minor has taken over, so the rows are chosen again and the
+    integration continues from that point.
+    """
+    n, m = sys.n, sys.m
+    t0, y, ts, ys = 0.0, y0, [], []
+    for _ in range(10_000):
+        seg_eval = t_eval[(t_eval >= t0) if not ts else (t_eval > t0)]
+        out = solve_ivp(rhs, (t0, t_end), y, method=method, t_eval=seg_eval, rtol=rtol,
+                        atol=atol, events=_rank_event(A_f, n, y) if m else None)
+        if not out.success:
+            t_last = float(out.t[-1]) if out.t.size else t0
+            raise SimulationError(f"{sys.name}: integration failed at t = {t_last:.6g}: "
+                                  f"{out.message}", t_reached=t_last)
+        ts.append(np.asarray(out.t, dtype=float))
+        ys.append(np.asarray(out.y, dtype=float).reshape(len(y0), -1).T)
+        if not (m and out.t_events[0].size):
+            break
+        t0, y = float(out.t_events[0][0]), out.y_events[0][0]
+        where = f"at t = {t0:.6g} (q = {np.round(y[:n], 6).tolist()})"
+        _constraints.check_clean(A_f(t0, y[:n], y[n:2 * n]), m, sys.constraint_owners,
+                                 where, rtol=1e-6)
+    return np.concatenate(ts), np.concatenate(ys)
+
+
+def _rank_event(A_f, n: int, y: np.ndarray):
+    """Event: the best-conditioned maximal minor of the constraint forms at ``y``
+    (rows chosen by a column-pivoted QR of ``Aᵀ``) changes sign.  A generic crossing
+    of the set where the forms lose rank changes the sign of every maximal minor, so
+    a rank drop between two output samples is caught (the clean-intersection
+    condition of :mod:`._constraints`)."""
+    A0 = A_f(0.0, y[:n], y[n:2 * n])
     rows = np.sort(sla.qr(A0.T, pivoting=True, mode="r")[1][: A0.shape[1]])
     scale = abs(np.linalg.det(A0[rows])) or 1.0
 
