@@ -66,3 +66,20 @@ def inertia_wheel_pendulum() -> PHS:
     return PHS(J=J, G=[[0], [0], [0], [1]], hamiltonian=sp.expand(H),
                states=["q1", "q2", "p1", "p2"], inputs=["tau"], outputs=["w2"],
                parameters=dict(IWP), name="inertia wheel pendulum")
+
+
+DC_MOTOR = {"L": 0.05, "Ra": 1.0, "K": 0.5, "Jm": 0.01, "b": 0.02}
+
+
+@cache
+def dc_motor() -> PHS:
+    """DC motor with its shaft angle: flux λ (Wb), momentum p = Jm ω (kg·m²/s), angle θ (rad).
+
+    λ̇ = −Ra i − K ω + V,  ṗ = K i − b ω,  θ̇ = ω;  H = λ²/(2L) + p²/(2Jm) (no θ in H).
+    """
+    lam, p, th = sp.symbols("lam p theta", real=True)
+    L, Ra, K, Jm, b = sp.symbols("L Ra K Jm b", positive=True)
+    J = sp.Matrix([[0, -K, 0], [K, 0, -1], [0, 1, 0]])
+    return PHS(J=J, R=sp.diag(Ra, b, 0), G=[[1], [0], [0]],
+               hamiltonian=lam**2 / (2 * L) + p**2 / (2 * Jm), states=["lam", "p", "theta"],
+               inputs=["V"], outputs=["i"], parameters=dict(DC_MOTOR), name="dc motor")

@@ -30,7 +30,7 @@ import sympy as sp
 from ..errors import ModelError
 from ..phs import PHS
 from ..structure import check_psd, check_skew, check_symmetric
-from .matching import MatchingSolution, annihilator, solve_linear_pdes
+from .matching import MatchingSolution, NotSolvable, annihilator, solve_linear_pdes
 from .mechanical import mechanical_setup
 from .minimum import check_strict_minimum, state_vector
 from .symbolic import as_state_expr, as_state_matrix, plant_matrices, substitute_by_name
@@ -257,8 +257,24 @@ def _setup(system: PHS, Jd: Any, Rd: Any, Md: Any,
         rhs = b - A * sp.Matrix([sp.diff(known, x) for x in xs])
         idx = [xs.index(v) for v in variables]
         Av = A.extract(list(range(A.rows)), idx)
-        part, args, method = solve_linear_pdes(Av, rhs, variables, others, labels)
-        return MatchingSolution(sp.simplify(known + part), args, list(xs), method)
+        try:
+            part, args, method = solve_linear_pdes(Av, rhs, variables, others, labels)
+            return MatchingSolution(sp.simplify(known + part), args, list(xs), method)
+        except NotSolvable as err:
+            # Jd/Rd written with numbers where the plant has symbols (b = 0.02 for the
+            # plant's b) is consistent only for the values: solve again with them.
+            if not values or not (Av.free_symbols | rhs.free_symbols) - set(xs):
+                raise
+            try:
+                part, args, method = solve_linear_pdes(
+                    substitute_by_name(Av, values), substitute_by_name(rhs, values),
+                    variables, others, labels)
+            except NotSolvable:
+                raise err from None
+            sol = MatchingSolution(sp.simplify(substitute_by_name(known, values) + part),
+                                   args, list(xs), method)
+            sol.notes.append(f"solved with the parameter values substituted; in symbols: {err}")
+            return sol
 
     return {"x": xs, "states": states, "H": H, "J": J, "R": R, "g": sp.ImmutableMatrix(g),
             "g_perp": g_perp, "Jd": sp.ImmutableMatrix(Jd_m), "Rd": sp.ImmutableMatrix(Rd_m),
