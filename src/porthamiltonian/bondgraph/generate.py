@@ -38,7 +38,9 @@ the same elimination, in time linear in the size of a ladder-like graph.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import gc
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,12 +125,14 @@ def to_phs(bg: BondGraph, symbolic: bool | None = None) -> PHS:
         Dependent sources, storages fixed by sources, or dependent storages that
         cannot be merged (nonlinear or modulated) — named, with the causal path.
     """
-    work, exact, coefficient = _prepare(bg, symbolic)
-    try:
-        lm = solve(work, (), exact, coefficient)
-    except SingularSystem as err:
-        return _without_full_integral_causality(bg, work, exact, coefficient, err, symbolic)
-    return _explicit(lm)
+    with _paused_gc():
+        work, exact, coefficient = _prepare(bg, symbolic)
+        try:
+            lm = solve(work, (), exact, coefficient)
+        except SingularSystem as err:
+            return _without_full_integral_causality(bg, work, exact, coefficient, err,
+                                                    symbolic)
+        return _explicit(lm)
 
 
 def to_descriptor(bg: BondGraph, symbolic: bool | None = None) -> Any:
@@ -143,10 +147,28 @@ def to_descriptor(bg: BondGraph, symbolic: bool | None = None) -> Any:
     """
     from .merge import descriptor
 
-    work, exact, coefficient = _prepare(bg, symbolic)
-    report = _report_or_raise(bg)
-    lm = solve(work, report.derivative, exact, coefficient)
-    return descriptor(lm, _hamiltonian_data(work, exact))
+    with _paused_gc():
+        work, exact, coefficient = _prepare(bg, symbolic)
+        report = _report_or_raise(bg)
+        lm = solve(work, report.derivative, exact, coefficient)
+        return descriptor(lm, _hamiltonian_data(work, exact))
+
+
+@contextmanager
+def _paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector.
+
+    Generation allocates some 10⁵ small dicts (one per bond variable) that all live
+    to the end; the collector would rescan them at every threshold, which makes the
+    time grow faster than the graph.  Nothing here creates reference cycles.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 # ---------------------------------------------------------------------- steps

@@ -37,9 +37,12 @@ ONE_PORTS = STORAGE + SOURCES + RESISTORS
 TYPES = ONE_PORTS + TWO_PORTS + JUNCTIONS
 
 
+_BASE = {"MTF": "TF", "MGY": "GY", "MR": "R", "MSe": "Se", "MSf": "Sf"}
+
+
 def base_type(kind: str) -> str:
     """``MTF`` → ``TF`` etc.: the modulated element behaves like its base element."""
-    return {"MTF": "TF", "MGY": "GY", "MR": "R", "MSe": "Se", "MSf": "Sf"}.get(kind, kind)
+    return _BASE.get(kind, kind)
 
 
 @dataclass
@@ -60,7 +63,7 @@ class Element:
 
     @property
     def kind(self) -> str:
-        return base_type(self.type)
+        return _BASE.get(self.type, self.type)
 
     @property
     def states(self) -> list[str]:
@@ -221,12 +224,9 @@ class BondGraph:
                 f"numeric generation needs values for the parameters {', '.join(missing)}; "
                 "give them, or generate symbolically"
             )
-        values = {}
-        for el in self.elements.values():
-            for v in el.params.values():
-                for sym in getattr(v, "free_symbols", ()):
-                    if sym.name in self.parameters:
-                        values[sym] = sp.sympify(self.parameters[sym.name])
+        distinct = {id(v): v for el in self.elements.values() for v in el.params.values()}
+        values = {sym: sp.sympify(self.parameters[sym.name]) for v in distinct.values()
+                  for sym in getattr(v, "free_symbols", ()) if sym.name in self.parameters}
         new = copy.copy(self)
         new.elements = {}
         done: dict[Any, Any] = {}  # one substitution per distinct parameter expression
