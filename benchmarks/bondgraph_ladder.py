@@ -4,8 +4,8 @@
 
 ``Nn`` = numeric path, ``Ns`` = symbolic path.  Each section is a 1-junction with a
 series R and L, then a 0-junction with a shunt C; the line is driven by an Se and
-terminated by an R.  The side-by-side comparison with BondGraphTools
-(``constitutive_relations``) is still to be added (issue 3).
+terminated by an R.  ``bondgraph_vs_bondgraphtools.py`` runs the same ladder through
+BondGraphTools beside ours.
 """
 
 from __future__ import annotations

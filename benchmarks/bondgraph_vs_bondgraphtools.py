@@ -22,8 +22,8 @@ import argparse
 import time
 
 import numpy as np
-
 from bondgraph_ladder import ladder
+
 from porthamiltonian.bondgraph import to_phs
 
 
@@ -66,6 +66,10 @@ def our_state_matrix(sys) -> np.ndarray:  # noqa: ANN001 - a numeric PHS
     return (m["J"] - m["R"]) @ Q
 
 
+def fmt(t: float | None) -> str:
+    return f"{t:.3f} s" if t is not None else "—"
+
+
 def timed(f):  # noqa: ANN001, ANN201
     t0 = time.perf_counter()
     out = f()
@@ -97,7 +101,6 @@ def main() -> None:
             same = np.allclose(bgt_state_matrix(rel, 2 * n), our_state_matrix(num),
                                rtol=1e-12, atol=1e-9)
             bgt_on = t_bgt <= args.bgt_limit
-        fmt = (lambda t: f"{t:.3f} s" if t is not None else "—")
         ratio = f"{t_bgt / t_num:.0f}×" if t_bgt is not None else "—"
         print(f"{n:>6} {2 * n:>7} {fmt(t_num):>13} {fmt(t_sym):>14} {fmt(t_bgt):>15} "
               f"{ratio:>8}  {'yes' if same else '—' if same is None else 'NO'}", flush=True)
