@@ -92,6 +92,8 @@ def _print_phs(system) -> None:  # noqa: ANN001 - PHS
     print(f"  H = {d['hamiltonian']}")
     for a in system.assumptions:
         print(f"  assuming {a}")
+    if getattr(system, "reduction", None):
+        print(f"  note: {system.reduction}")
 
 
 def _cmd_check(args: argparse.Namespace) -> int:

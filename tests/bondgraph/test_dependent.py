@@ -133,3 +133,19 @@ def test_parallel_bonds_between_junctions_leave_an_undetermined_flow(symbolic):
     q, i = 1.2, 0.3
     np.testing.assert_allclose(sys.rhs([q], [i]), [i - q / 8.0], rtol=1e-12)
     np.testing.assert_allclose(sys.output([q], [i]), [q / 2.0], rtol=1e-12)
+
+
+def test_phs_command_says_what_was_merged(tmp_path, capsys):
+    from porthamiltonian.cli import main
+
+    path = tmp_path / "two.yaml"
+    path.write_text(
+        "name: two\nparameters: {R: 2.0, Ca: 1.0e-3, Cb: 3.0e-3}\nbondgraph:\n  elements:\n"
+        "    - {name: u, type: Se}\n    - {name: s, type: '1'}\n    - {name: r, type: R, r: R}\n"
+        "    - {name: n, type: '0'}\n    - {name: C1, type: C, c: Ca}\n"
+        "    - {name: C2, type: C, c: Cb}\n"
+        "  bonds: [[u, s], [s, r], [s, n], [n, C1], [n, C2]]\n")
+    assert main(["phs", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "states  x = ['C1']" in out
+    assert "note: merged the dependent storage(s) C2" in out and "C1 + C2" in out

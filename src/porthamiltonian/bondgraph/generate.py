@@ -340,7 +340,13 @@ def _report_or_raise(bg: BondGraph) -> Any:
 
 
 def _first(messages: list[str]) -> str:
-    return messages[0].rstrip(".") if messages else "see 'porthamiltonian check'"
+    """The causal analysis's first finding, as a clause."""
+    if not messages:
+        return "see 'porthamiltonian check'"
+    text = messages[0].rstrip(".")
+    for prefix in ("warning: ", "error: "):
+        text = text.removeprefix(prefix)
+    return text
 
 
 def _without_full_integral_causality(bg: BondGraph, work: BondGraph, exact: bool,

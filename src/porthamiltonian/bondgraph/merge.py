@@ -131,7 +131,9 @@ def merged(lm: LinearMap, H: HamiltonianData, report: Any) -> PHS:
 
     blk = _blocks(lm)
     bg = lm.graph
-    why = report.messages[0].rstrip(".") if report.messages else ""
+    from .generate import _first
+
+    why = _first(report.messages)
     nonlinear = [el.name for el in bg.storages() if "hamiltonian" in el.params]
     coupling = blk["a_d"]
     modulated = lm.exact and bool(sp.Matrix(coupling).free_symbols
