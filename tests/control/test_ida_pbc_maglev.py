@@ -73,6 +73,13 @@ def test_supplied_textbook_design_law_residual_and_minimum():
     hess = d.minimum.hessian
     assert np.linalg.det(hess[:2, :2]) == pytest.approx(bb * XSTAR[0] / (K * a), rel=1e-10)
     assert np.max(np.abs(d.minimum.gradient)) <= 1e-12
+    # the same energy as text (safe parser; plant and design parameters by name)
+    zs = XSTAR[1] + XSTAR[0] / a
+    text = (f"x3**2/(2*m) + x1**3/(6*k*alpha) - m*g*x1/alpha "
+            f"+ b/2*(x2 + x1/alpha - {float(zs)!r})**2")
+    d2 = control.ida_pbc(maglev(), JD, RD, XSTAR, Hd=text, parameters=DESIGN)
+    x = random_states(1, seed=3)[0]
+    assert d2.law_numeric(x) == pytest.approx(d.law_numeric(x), rel=1e-12)
 
 
 def test_solved_design_converges_from_several_initial_states_and_hd_decreases():

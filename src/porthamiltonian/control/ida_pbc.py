@@ -22,6 +22,7 @@ Duindam et al. 2009, §5.3).  For mechanical systems with a target inertia
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,17 +33,23 @@ from ..phs import PHS
 from ..structure import check_psd, check_skew, check_symmetric
 from .matching import MatchingSolution, NotSolvable, annihilator, solve_linear_pdes
 from .mechanical import mechanical_setup
-from .minimum import check_strict_minimum, state_vector
+from .minimum import MinimumCheck, check_strict_minimum, state_vector
 from .symbolic import as_state_expr, as_state_matrix, plant_matrices, substitute_by_name
 
 __all__ = ["IdaPbc", "ida_pbc", "solve_matching"]
 
 
+@dataclass(eq=False)
 class IdaPbc:
-    r"""An IDA-PBC design: law, closed loop and checks.
+    r"""An IDA-PBC design: law, closed loop and checks (built by :func:`ida_pbc`).
 
     Attributes
     ----------
+    system : PHS
+        The plant.
+    states : list of str
+    x : list of SymPy symbols
+        The plant's state symbols (real).
     law : sympy.Matrix (m × 1)
         :math:`\beta(x)` in the state symbols (parameters symbolic where they were).
     Hd : SymPy expression
@@ -58,12 +65,27 @@ class IdaPbc:
         ``∇Hd(x*)``, ``∇²Hd(x*)`` and its eigenvalues.
     x_star : numpy.ndarray
     values : dict
-        Symbol → number substitutions used for everything numeric.
+        Parameter name → number, used for everything numeric.
+    drift : sympy.Matrix
+        The plant's :math:`(J - R)\nabla H`.
     """
 
-    def __init__(self, **fields: Any) -> None:
-        self.__dict__.update(fields)
-        self._compiled: dict[str, Callable[..., Any]] = {}
+    system: PHS
+    states: list[str]
+    x: list[sp.Symbol]
+    Jd: sp.ImmutableMatrix
+    Rd: sp.ImmutableMatrix
+    g: sp.ImmutableMatrix
+    g_perp: sp.Matrix
+    Hd: sp.Expr
+    x_star: np.ndarray
+    values: dict[str, Any]
+    drift: sp.Matrix
+    solution: MatchingSolution | None = None
+    phi: sp.Expr | None = None
+    law: sp.Matrix = field(default_factory=sp.Matrix)
+    minimum: MinimumCheck | None = None
+    _compiled: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ symbolic
     @property
@@ -72,9 +94,8 @@ class IdaPbc:
         return self._residual_matrix().applyfunc(sp.simplify)
 
     def _residual_matrix(self) -> sp.Matrix:
-        gH = sp.Matrix([sp.diff(self._H, x) for x in self.x])
         gHd = sp.Matrix([sp.diff(self.Hd, x) for x in self.x])
-        return self.g_perp * ((self._J - self._R) * gH - (self.Jd - self.Rd) * gHd)
+        return self.g_perp * (self.drift - (self.Jd - self.Rd) * gHd)
 
     # ------------------------------------------------------------------ numeric
     def _function(self, key: str, expr: Any) -> Callable[..., Any]:
@@ -207,11 +228,11 @@ def ida_pbc(
         Hd_expr, chosen_phi = _choose_free_function(solution, phi, xs, xstar, values,
                                                     setup["params"])
     else:
-        Hd_expr = as_state_expr(Hd, xs, setup["params"], "Hd")
+        Hd_expr = as_state_expr(Hd, xs, {**system.parameters, **setup["params"]}, "Hd")
+    drift = (setup["J"] - setup["R"]) * sp.Matrix([sp.diff(setup["H"], x) for x in xs])
     design = IdaPbc(system=system, states=states, x=xs, Jd=setup["Jd"], Rd=setup["Rd"],
-                    g=setup["g"], g_perp=setup["g_perp"], Hd=Hd_expr, solution=solution,
-                    phi=chosen_phi, x_star=xstar, values=values, _H=setup["H"],
-                    _J=setup["J"], _R=setup["R"])
+                    g=setup["g"], g_perp=setup["g_perp"], Hd=Hd_expr, x_star=xstar,
+                    values=values, drift=drift, solution=solution, phi=chosen_phi)
     if Hd is not None and check:
         _check_supplied(design, tol)
     design.law = _law(design)
@@ -377,10 +398,9 @@ def _default_gain(H1: np.ndarray, D: np.ndarray) -> float:
 
 # ---------------------------------------------------------------------- law and checks
 def _law(d: IdaPbc) -> sp.Matrix:
-    gH = sp.Matrix([sp.diff(d._H, x) for x in d.x])
     gHd = sp.Matrix([sp.diff(d.Hd, x) for x in d.x])
     g = sp.Matrix(d.g)
-    rhs = (d.Jd - d.Rd) * gHd - (d._J - d._R) * gH
+    rhs = (d.Jd - d.Rd) * gHd - d.drift
     return ((g.T * g).inv() * g.T * rhs).applyfunc(_tidy)
 
 
