@@ -115,6 +115,8 @@ class BondGraph:
         self._bond_names: set[str] = set()
         self._adjacent: dict[str, list[Bond]] = {}  # element → its bonds, in order
         self._indexed = 0  # number of bonds in _adjacent
+        self.ports: dict[str, str] = {}  # exposed port → junction (for use as a sub-graph)
+        self._aliases: dict[str, str] = {}  # "sub.port" → "sub.junction" of included graphs
 
     # ------------------------------------------------------------------ building
     def add(self, name: str, type: str, *, dim: int = 1, **params: Any) -> Element:  # noqa: A002
@@ -135,7 +137,11 @@ class BondGraph:
 
     def connect(self, tail: str, head: str, name: str | None = None, *,
                 line: int | None = None) -> Bond:
-        """Add a bond ``tail → head`` (the direction of positive power)."""
+        """Add a bond ``tail → head`` (the direction of positive power).
+
+        An end may name an element or a port of an included sub-graph (``"motor.shaft"``).
+        """
+        tail, head = self._aliases.get(tail, tail), self._aliases.get(head, head)
         for end in (tail, head):
             if end not in self.elements:
                 raise ModelError(
@@ -162,6 +168,57 @@ class BondGraph:
                 f"dim {h_el.dim}); a multi-bond joins elements of the same dimension"
             )
         return bond
+
+    # ------------------------------------------------------------------ hierarchy
+    def expose(self, port: str, junction: str) -> None:
+        """Offer the 0- or 1-junction ``junction`` as the power port ``port``.
+
+        A graph that includes this one (:meth:`include`) connects bonds to
+        ``"<name>.<port>"``; they attach to the junction (a 0-junction port shares its
+        effort, a 1-junction port its flow).
+        """
+        el = self.elements.get(junction)
+        if el is None or el.kind not in JUNCTIONS:
+            what = "no such element" if el is None else f"a {el.type} element"
+            raise ModelError(
+                f"port {port!r} of {self.name!r}: {junction!r} is {what}; expose a 0- or "
+                "1-junction (add one between the element and the outside if needed)")
+        if port in self.ports:
+            raise ModelError(f"{self.name!r} already exposes a port {port!r}")
+        self.ports[port] = junction
+
+    def include(self, name: str, sub: BondGraph) -> None:
+        """Copy the graph ``sub`` in as a sub-graph called ``name``.
+
+        Its elements, states and bonds are renamed ``name.<original>`` (a storage
+        ``La`` of ``motor`` becomes the state ``motor.La``); its exposed ports are
+        reachable as ``name.<port>`` in :meth:`connect`.  Its parameters join this
+        graph's; one name with two different values is an error.
+        """
+        from ..expr import state_symbol
+
+        sub.resolve()
+        for key, value in sub.parameters.items():
+            mine = self.parameters.get(key, value)
+            if mine != value:
+                raise ModelError(
+                    f"sub-graph {name!r}: parameter {key!r} = {value!r} clashes with "
+                    f"{key!r} = {mine!r} here; give one of them another name")
+            self.parameters[key] = value
+        renamed = {state_symbol(s): state_symbol(f"{name}.{s}") for s in sub.state_names()}
+        for el in sub.elements.values():
+            new = self.add(f"{name}.{el.name}", el.type, dim=el.dim)
+            new.line = el.line
+            new.params = {k: (v.xreplace(renamed) if hasattr(v, "xreplace") else v)
+                          for k, v in el.params.items()}
+            self._pending.pop(new.name, None)
+        for alias, target in sub._aliases.items():
+            self._aliases[f"{name}.{alias}"] = f"{name}.{target}"
+        for b in sub.bonds:
+            self.connect(f"{name}.{b.tail}", f"{name}.{b.head}", f"{name}.{b.name}",
+                         line=b.line)
+        for port, junction in sub.ports.items():
+            self._aliases[f"{name}.{port}"] = f"{name}.{junction}"
 
     # ------------------------------------------------------------------ queries
     def bonds_of(self, name: str) -> list[Bond]:
