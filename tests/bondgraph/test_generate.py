@@ -331,3 +331,15 @@ def test_source_bonded_directly_to_a_storage(symbolic):
     q, i = np.array([1.0, -3.0]), np.array([0.3, 0.5])
     np.testing.assert_allclose(sys.rhs(q, i), i)
     np.testing.assert_allclose(sys.output(q, i), q / np.array([2.0, 4.0]))
+
+
+def test_latex_of_a_bond_graph_model_shows_the_symbolic_matrices(capsys):
+    """Series RLC: J = [[0, 1], [−1, 0]], R = diag(0, R), H = q²/2C + p²/2L, in LaTeX."""
+    from conftest import EXAMPLES
+    from porthamiltonian.cli import main
+
+    assert main(["phs", str(EXAMPLES / "models" / "series_rlc.yaml"), "--latex"]) == 0
+    tex = capsys.readouterr().out
+    assert r"\left[\begin{matrix}0 & 1\\-1 & 0\end{matrix}\right]" in tex
+    assert r"\left[\begin{matrix}0 & 0\\0 & R\end{matrix}\right]" in tex
+    assert r"\frac{L_{1}^{2}}{2 L}" in tex and r"\frac{C_{1}^{2}}{2 C}" in tex
