@@ -92,3 +92,11 @@ def _compile_bondgraph(model: Any) -> System:
 
     with _located(model):
         return to_phs(BondGraph.from_model(model))
+
+
+@register("network")
+def _compile_network(model: Any) -> System:
+    from .network import Network
+
+    with _located(model, "network: "):
+        return Network.from_model(model).system()

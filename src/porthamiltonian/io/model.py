@@ -22,6 +22,7 @@ import sympy
 
 from ..errors import ModelError, SchemaError
 from .bondgraph_section import check_bondgraph
+from .network_section import check_network
 from .parameters import check_parameters
 from .phs_section import check_phs
 from .schema import Checker, KeyPath, Section, SectionValidator
@@ -32,7 +33,8 @@ __all__ = ["Model", "SECTIONS", "load_model", "load_dict", "validate_model", "re
 
 #: Model sections: name -> validator.  A new front-end adds its section here
 #: (:func:`register_section`); a model file has exactly one of them.
-SECTIONS: dict[str, SectionValidator] = {"bondgraph": check_bondgraph, "phs": check_phs}
+SECTIONS: dict[str, SectionValidator] = {"bondgraph": check_bondgraph, "phs": check_phs,
+                                         "network": check_network}
 
 _TOP_KEYS = ("name", "description", "parameters", "simulate")
 _BARE_PHS_KEYS = ("states", "J", "R", "hamiltonian", "Q")

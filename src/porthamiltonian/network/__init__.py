@@ -4,7 +4,7 @@
 named power ports (:class:`Port`) — into one PHS (or DescriptorPHS).  Modules:
 ``ports`` (ports and domains), ``component`` (components, wrappers of PHS and bond
 graphs), ``network`` (the network and its junctions), ``assemble`` (the sparse
-assembly), ``model_section`` (networks in model files).  See docs/network.md.
+assembly).  Model files: :mod:`porthamiltonian.io.network_section`.  See docs/network.md.
 """
 
 from __future__ import annotations

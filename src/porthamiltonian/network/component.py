@@ -151,10 +151,17 @@ class Component:
                 else:
                     values[key] = _number(value, owner, key, val)
             elif isinstance(val, sp.Basic) and not val.is_number:
+                # an expression in network-level parameters: their values are attached
+                given = {s: (shared or {}).get(s.name) for s in val.free_symbols}
                 if not symbolic:
-                    raise ModelError(f"{owner}: parameter {key!r} = {val} is symbolic; "
-                                     "assemble with symbolic=True")
-                values[key] = val
+                    if any(v is None for v in given.values()):
+                        raise ModelError(f"{owner}: parameter {key!r} = {val} is symbolic; "
+                                         "assemble with symbolic=True")
+                    values[key] = float(val.xreplace({s: sp.sympify(v)
+                                                      for s, v in given.items()}))
+                else:
+                    values[key] = val
+                    attached.update({s.name: v for s, v in given.items()})
             elif val is None:
                 if not symbolic:
                     raise ModelError(f"{owner}: parameter {key!r} has no value; give one or "

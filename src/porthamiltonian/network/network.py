@@ -197,6 +197,37 @@ class Network:
             ports.append(Port(new, p.domain, p.causality, p.orientation, p.dim, inputs))
         return PHSComponent(sys, ports)
 
+    @classmethod
+    def from_model(cls, model: Any) -> Network:
+        """A network from a loaded model file with a ``network`` section
+        (:mod:`porthamiltonian.io.network_section`)."""
+        import sympy as sp
+
+        section = model.section
+        net = cls(model.name, parameters=model.parameter_settings())
+        for c in section["components"]:
+            params = {}
+            for key, value in c["parameters"].items():
+                if isinstance(value, sp.Symbol) and value.name in net.parameters:
+                    params[key] = value.name  # a model parameter: one shared symbol
+                elif isinstance(value, sp.Basic) and value.is_number:
+                    params[key] = float(value)
+                else:
+                    params[key] = value
+            at = f" (line {c['line']})" if c.get("line") else ""
+            try:
+                net.add(c["name"], c["class"](**params))
+            except ModelError as err:
+                raise ModelError(f"component {c['name']!r}{at}: {err}") from None
+        for conn in section["connections"]:
+            if conn["kind"] == "connect":
+                net.connect(*conn["ports"])
+            else:
+                net.junction(conn["kind"], *conn["ports"])
+        for ref, new in section["expose"].items():
+            net.expose(ref, new)
+        return net
+
     def __repr__(self) -> str:
         return (f"<Network {self.name!r}: {len(self.components)} components, "
                 f"{len(self.nodes)} nodes, exposed {list(self.exposed.values())}>")

@@ -1,0 +1,62 @@
+"""Networks in model files (a ``network:`` section with components and connections)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import EXAMPLES
+from porthamiltonian import ModelError, SchemaError
+from porthamiltonian.build import build_system
+from porthamiltonian.io import load_model
+
+
+def test_dc_motor_gear_model_file_reaches_the_closed_form_steady_state():
+    sys = build_system(load_model(EXAMPLES / "models" / "dc_motor_gear.yaml"))
+    assert list(sys.states) == ["motor.phi", "load.p"]
+    V, R, k, n, bm, bf, JL = 12.0, 1.0, 0.05, 10.0, 1e-5, 2e-3, 2e-2
+    # steady state: i = (V − k n ω)/R and n k i = (n² b_m + b_f) ω
+    omega = n * k * V / (R * (n**2 * bm + bf) + (n * k) ** 2)
+    i = (V - k * n * omega) / R
+    A, B = sys.compile().A, sys.compile().B
+    x = np.linalg.solve(np.asarray(A, float), -np.asarray(B, float) @ [V])
+    assert x[1] / JL == pytest.approx(omega, rel=1e-12)
+    assert sys.output(x, [V])[0] == pytest.approx(i, rel=1e-12)
+
+
+MODEL = """
+name: bad
+parameters: {R: 1.0}
+network:
+  components:
+    - {name: V, type: electrical.VoltageSource}
+    - {name: R1, type: electrical.Resistor, R: R, X: 3}
+    - {name: C1, type: electrical.Condenser, C: 1}
+  connections:
+    - [V.p, R2.p]
+"""
+
+
+def test_file_errors_name_the_line_and_the_fix():
+    with pytest.raises(SchemaError) as err:
+        load_model(MODEL)
+    text = "\n".join(err.value.problems)
+    assert "<string>:7: network.components[1] (R1): unknown key 'X'" in text
+    assert "unknown component type 'electrical.Condenser'" in text
+    assert "electrical.Capacitor" in text  # the list of known types
+    assert "unknown component 'R2' in 'R2.p'" in text
+
+
+def test_physics_errors_of_a_file_name_the_ports():
+    text = """
+name: parallel-sources
+network:
+  components:
+    - {name: V1, type: electrical.VoltageSource}
+    - {name: V2, type: electrical.VoltageSource}
+    - {name: R, type: electrical.Resistor, R: 2}
+  connections:
+    - {junction: "0", ports: [V1.p, V2.p, R.p]}
+"""
+    with pytest.raises(ModelError, match=r"network: over-determined.*V1\.p.*V2\.p"):
+        build_system(load_model(text))
