@@ -343,3 +343,20 @@ def test_latex_of_a_bond_graph_model_shows_the_symbolic_matrices(capsys):
     assert r"\left[\begin{matrix}0 & 1\\-1 & 0\end{matrix}\right]" in tex
     assert r"\left[\begin{matrix}0 & 0\\0 & R\end{matrix}\right]" in tex
     assert r"\frac{L_{1}^{2}}{2 L}" in tex and r"\frac{C_{1}^{2}}{2 C}" in tex
+
+
+@pytest.mark.parametrize("symbolic", [True, False])
+def test_state_modulated_resistor(symbolic):
+    """MSe F → 1{I m, C spring, MR r(q) = c0 + c1 q²}: q̇ = p/m, ṗ = F − k q − r(q) p/m;
+    R(x) = diag(0, r(q)) ⪰ 0 depends on the state."""
+    bg = graph([("F", "MSe"), ("j", "1"), ("m", "I", {"i": "M"}), ("q", "C", {"c": "1/k"}),
+                ("d", "MR", {"r": "c0 + c1*q**2"})],
+               [("F", "j"), ("j", "m"), ("j", "q"), ("j", "d")],
+               {"M": 2.0, "k": 5.0, "c0": 0.1, "c1": 0.3})
+    sys = to_phs(bg, symbolic=symbolic)
+    assert sys.states == ("m", "q")
+    p, q, F = 0.7, -1.3, 0.4
+    r = 0.1 + 0.3 * q**2
+    np.testing.assert_allclose(sys.rhs([p, q], [F]), [F - 5.0 * q - r * p / 2.0, p / 2.0],
+                               rtol=1e-12)
+    np.testing.assert_allclose(sys.output([p, q], [F]), [p / 2.0], rtol=1e-12)
