@@ -2,7 +2,8 @@
 
 Models (each returns a :class:`DistributedModel` whose ``.system`` is a sparse PHS with
 named boundary ports): :func:`wave`, :func:`string`, :func:`rod`,
-:func:`transmission_line`, :func:`heat`, :func:`timoshenko`.  The discretization is a
+:func:`transmission_line`, :func:`heat`, :func:`timoshenko`, :func:`planar_beam`
+(geometrically exact, symbolic).  The discretization is a
 partitioned finite-element method of selectable degree (:mod:`.fem`).
 """
 
@@ -12,11 +13,12 @@ from .heat import heat
 from .line import transmission_line
 from .mesh import Mesh, make_mesh
 from .model import DistributedModel
+from .planar_beam import planar_beam
 from .timoshenko import timoshenko
 from .wave import rod, string, wave
 
 __all__ = [
     "Condition", "DistributedModel", "EffortField", "FlowField", "Mesh", "Param",
-    "discretize", "heat", "make_mesh", "rod", "string", "timoshenko", "transmission_line",
-    "wave",
+    "discretize", "heat", "make_mesh", "planar_beam", "rod", "string", "timoshenko",
+    "transmission_line", "wave",
 ]
