@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError
-from .linear import Selector, linear_system
+from .linear import linear_system
+from .selection import Selector
 
 
 def to_scipy(system: Any, inputs: Selector = None, outputs: Selector = None, *,

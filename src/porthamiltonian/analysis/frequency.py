@@ -18,8 +18,9 @@ import numpy as np
 import scipy.sparse.linalg as spsla
 
 from ..errors import ModelError
-from .linear import LinearSystem, Selector, linear_system
+from .linear import LinearSystem, linear_system
 from .modes import DENSE_LIMIT, poles
+from .selection import Selector
 from .transfer import TransferFunction
 
 
@@ -130,7 +131,7 @@ def frequency_range(system: Any, decades: float = 2.0) -> tuple[float, float]:
     ``(0.01, 100)`` when all poles are zero (or there are none).
     """
     lin = linear_system(system)
-    mags = _pole_magnitudes(lin)
+    mags = pole_magnitudes(lin)
     mags = mags[mags > 1e-12 * max(1.0, float(np.max(mags, initial=0.0)))]
     if mags.size == 0:
         return 1e-2, 1e2
@@ -139,7 +140,7 @@ def frequency_range(system: Any, decades: float = 2.0) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _pole_magnitudes(lin: LinearSystem) -> np.ndarray:
+def pole_magnitudes(lin: LinearSystem) -> np.ndarray:
     if lin.n_states <= DENSE_LIMIT:
         return np.abs(poles(lin))
     # large sparse systems: only the extreme magnitudes are needed, roughly.  The top is

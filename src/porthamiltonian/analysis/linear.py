@@ -22,7 +22,6 @@ element, e.g. ``"dH/dp1"`` the velocity of mass 1), linearized as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,13 +33,9 @@ import sympy as sp
 from .. import _matrices as mx
 from ..descriptor import DescriptorPHS
 from ..errors import ModelError
-from ..naming import resolve
 from ..phs import PHS
-
-#: Prefix of a co-energy output selector: ``"dH/dp"`` is ∂H/∂p.
-COENERGY = "dH/d"
-
-Selector = str | int | Sequence[str | int] | None
+from .selection import COENERGY, Selector, output_tokens, positions, state_row
+from .symbolic import sym_numbers, symbolic_quadruple
 
 
 @dataclass(frozen=True)
@@ -101,8 +96,8 @@ class LinearSystem:
         base_in, base_out = self.selection or (
             tuple(range(len(self.inputs))), tuple(("y", i) for i in range(len(self.outputs)))
         )
-        cols = _positions(inputs, self.inputs, "input")
-        tokens = _output_tokens(outputs, self.outputs, self.states, self.Q is not None)
+        cols = positions(inputs, self.inputs, "input")
+        tokens = output_tokens(outputs, self.outputs, self.states, self.Q is not None)
         rows_C, rows_D, names = [], [], []
         for kind, i in tokens:
             if kind == "y":
@@ -110,7 +105,7 @@ class LinearSystem:
                 rows_D.append(self.D[i])
                 names.append(self.outputs[i])
             else:
-                rows_C.append(_state_row(self, kind, i))
+                rows_C.append(state_row(self, kind, i))
                 rows_D.append(np.zeros(len(self.inputs)))
                 names.append(self.states[i] if kind == "x" else COENERGY + self.states[i])
         n, m = self.n_states, len(self.inputs)
@@ -130,14 +125,14 @@ class LinearSystem:
             cols, tokens = self.selection or (
                 tuple(range(len(self.inputs))), tuple(("y", i) for i in range(len(self.outputs)))
             )
-            return _symbolic_quadruple(src, self.x0, self.u0, list(cols), tokens)
+            return symbolic_quadruple(src, self.x0, self.u0, list(cols), tokens)
         if self.n_states > 60:
             raise ModelError(
                 f"{self.n_states} states: too many for a symbolic transfer function; "
                 "evaluate it numerically"
             )
         # numeric matrices: the selection is already applied to B, C, D
-        return tuple(_sym_numbers(mx.to_dense(M)) for M in (self.A, self.B, self.C, self.D))
+        return tuple(sym_numbers(mx.to_dense(M)) for M in (self.A, self.B, self.C, self.D))
 
 
 # ---------------------------------------------------------------------- construction
@@ -276,130 +271,3 @@ def _labels(system: Any, n: int, m: int, p: int) -> tuple[tuple[str, ...], ...]:
     return (get("state_labels", [f"x{i}" for i in range(n)]),
             get("input_labels", [f"u{i}" for i in range(m)]),
             get("output_labels", [f"y{i}" for i in range(p)]))
-
-
-# ---------------------------------------------------------------------- selection helpers
-def _positions(sel: Selector, names: Sequence[str], what: str) -> list[int]:
-    if sel is None:
-        return list(range(len(names)))
-    items = [sel] if isinstance(sel, (str, int, np.integer)) else list(sel)
-    out: list[int] = []
-    for item in items:
-        if isinstance(item, (int, np.integer)):
-            if not 0 <= int(item) < len(names):
-                raise ModelError(f"{what} index {item} out of range: the system has "
-                                 f"{len(names)} {what}s ({', '.join(names)})")
-            out.append(int(item))
-        else:
-            out.extend(resolve(str(item), names, what))
-    return out
-
-
-def _output_tokens(sel: Selector, outputs: Sequence[str], states: Sequence[str],
-                   has_h: bool) -> list[tuple[str, int]]:
-    """Resolve output selectors to ``("y" | "x" | "z", position)`` tokens."""
-    if sel is None:
-        return [("y", i) for i in range(len(outputs))]
-    items = [sel] if isinstance(sel, (str, int, np.integer)) else list(sel)
-    tokens: list[tuple[str, int]] = []
-    for item in items:
-        if isinstance(item, (int, np.integer)):
-            tokens += [("y", i) for i in _positions(int(item), outputs, "output")]
-        elif item in outputs or any(o.startswith(f"{item}[") for o in outputs):
-            tokens += [("y", i) for i in resolve(item, outputs, "output")]
-        elif item.startswith(COENERGY):
-            if not has_h:
-                raise ModelError(f"output {item!r}: this system has no Hamiltonian; select "
-                                 "outputs or states")
-            tokens += [("z", i) for i in resolve(item[len(COENERGY):], states, "state")]
-        elif item in states or any(s.startswith(f"{item}[") for s in states):
-            tokens += [("x", i) for i in resolve(item, states, "state")]
-        else:
-            raise ModelError(
-                f"unknown output {item!r}: choose an output ({', '.join(outputs)}), a "
-                f"state ({', '.join(states[:8])}{'…' if len(states) > 8 else ''}) or "
-                f"'{COENERGY}<state>' for a co-energy variable"
-            )
-    return tokens
-
-
-def _state_row(lin: LinearSystem, kind: str, i: int) -> np.ndarray:
-    if kind == "x":
-        row = np.zeros(lin.n_states)
-        row[i] = 1.0
-        return row
-    Q = lin.Q
-    return (Q[[i], :].toarray() if sps.issparse(Q) else np.asarray(Q)[i]).ravel()
-
-
-# ---------------------------------------------------------------------- symbolic
-def _sym_numbers(M: np.ndarray) -> sp.Matrix:
-    """Floats to SymPy numbers, integers kept exact (readable rational functions)."""
-    return sp.Matrix(M.shape[0], M.shape[1],
-                     [sp.Integer(int(v)) if float(v).is_integer() else sp.Float(v)
-                      for v in np.asarray(M, dtype=float).ravel()])
-
-
-def symbolic_state_space(phs: PHS, x0: Any = None, u0: Any = None, inputs: Selector = None,
-                         outputs: Selector = None
-                         ) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
-    """Exact ``(A, B, C, D)`` of a symbolic PHS at ``(x0, u0)``, parameters kept as symbols.
-
-    ``inputs``/``outputs`` select as in :meth:`LinearSystem.select`.  No parameter value
-    is needed; ``x0`` (default: the origin) must be an equilibrium for ``u0``.
-    """
-    cols = _positions(inputs, phs.inputs, "input")
-    tokens = _output_tokens(outputs, phs.outputs, phs.states, has_h=True)
-    return _symbolic_quadruple(phs, x0, u0, cols, tokens)
-
-
-def _symbolic_quadruple(phs: PHS, x0: Any, u0: Any, cols: Sequence[int],
-                        tokens: Sequence[tuple[str, int]]
-                        ) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
-    x = sp.Matrix(phs.state_symbols)
-    u = sp.Matrix(phs.input_symbols)
-    mats = phs.matrices()
-    z = phs.gradient_expr
-    f = (mats["J"] - mats["R"]) * z + (mats["G"] - mats["P"]) * u
-    h = (mats["G"] + mats["P"]).T * z + (mats["M"] + mats["S"]) * u
-    at = {**dict(zip(phs.state_symbols, _exact(x0, phs.n_states), strict=True)),
-          **dict(zip(phs.input_symbols, _exact(u0, phs.n_inputs), strict=True))}
-    f0 = f.xreplace(at).applyfunc(sp.simplify)
-    for name, val in zip(phs.states, f0, strict=True):
-        if val != 0:
-            raise ModelError(
-                f"the operating point is not an equilibrium: d{name}/dt = {val}; give x0 "
-                "with ẋ = 0 for u0"
-            )
-
-    def jac(expr: sp.Matrix, v: sp.Matrix) -> sp.Matrix:
-        if not len(expr) or not len(v):
-            return sp.zeros(len(expr), len(v))
-        return expr.jacobian(v).xreplace(at).applyfunc(sp.simplify)
-
-    A, B, C, D, Hxx = jac(f, x), jac(f, u), jac(h, x), jac(h, u), jac(z, x)
-    n = phs.n_states
-    rows_C = [C[i, :] if k == "y" else sp.eye(n)[i, :] if k == "x" else Hxx[i, :]
-              for k, i in tokens]
-    rows_D = [D[i, :] if k == "y" else sp.zeros(1, D.shape[1]) for k, i in tokens]
-    Cs = sp.Matrix.vstack(*rows_C) if rows_C else sp.zeros(0, n)
-    Ds = sp.Matrix.vstack(*rows_D) if rows_D else sp.zeros(0, D.shape[1])
-    return A, B[:, list(cols)], Cs, Ds[:, list(cols)]
-
-
-def _exact(v: Any, n: int) -> list[sp.Expr]:
-    """Operating-point values as exact SymPy numbers (SymPy entries are kept as given)."""
-    if v is None:
-        return [sp.Integer(0)] * n
-    items = list(np.asarray(v, dtype=object).reshape(n))
-    return [a if isinstance(a, sp.Basic) else _exact_number(float(a)) for a in items]
-
-
-def _exact_number(v: float) -> sp.Expr:
-    # a rational multiple of π (θ = π for an inverted pendulum) when that is what v is,
-    # so that sin/cos at the operating point simplify exactly; else the decimal rational
-    guess = sp.nsimplify(v, [sp.pi], tolerance=1e-12)
-    ratio = guess / sp.pi
-    if v != 0 and ratio.is_Rational and ratio.q <= 1000:
-        return guess
-    return sp.nsimplify(v, rational=True)

@@ -30,7 +30,8 @@ import scipy.linalg as sla
 import scipy.sparse.linalg as spsla
 
 from ..errors import ModelError
-from .linear import Selector, linear_system
+from .linear import linear_system
+from .selection import Selector
 
 #: Above this many states poles/modes are computed with sparse ARPACK (give ``k``).
 DENSE_LIMIT = 2000

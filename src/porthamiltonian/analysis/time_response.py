@@ -31,9 +31,10 @@ import scipy.sparse as sps
 import scipy.sparse.linalg as spsla
 
 from ..errors import ModelError
-from .frequency import _pole_magnitudes
-from .linear import LinearSystem, Selector, linear_system
+from .frequency import pole_magnitudes
+from .linear import LinearSystem, linear_system
 from .modes import DENSE_LIMIT, poles
+from .selection import Selector
 
 #: Largest ‖A‖₁·t_end accepted by the sparse (Krylov/Taylor) response.
 MAX_SPARSE_WORK = 1e6
@@ -163,7 +164,7 @@ def _horizon(lin: LinearSystem) -> float:
     if lin.n_states == 0:
         return 1.0
     if lin.n_states > DENSE_LIMIT:
-        mags = _pole_magnitudes(lin)
+        mags = pole_magnitudes(lin)
         return 7.0 / max(float(mags.min()), 1e-12)
     lam = poles(lin)
     scale = max(1.0, float(np.max(np.abs(lam))))

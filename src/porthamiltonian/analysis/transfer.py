@@ -22,7 +22,9 @@ import sympy as sp
 from ..descriptor import DescriptorPHS
 from ..errors import ModelError
 from ..phs import PHS
-from .linear import LinearSystem, Selector, linear_system, symbolic_state_space
+from .linear import LinearSystem, linear_system
+from .selection import Selector
+from .symbolic import symbolic_state_space
 
 #: Complex entries per batch of the dense evaluation (k·n² ≤ this): about 64 MB.
 _BATCH_ENTRIES = 4_000_000
