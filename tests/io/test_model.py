@@ -238,7 +238,7 @@ def test_bad_bondgraph_reports_everything_with_lines():
         "MSf, 0, 1, C, I, R, MR, TF, GY, MTF, MGY",
         f"{s}:10: bondgraph.bonds[2]: unknown element 'Nope'; elements are: u, j, C1, L1",
         f"{s}:11: unknown top-level key 'extra'; expected one of name, description, "
-        "parameters, bondgraph, phs, simulate",
+        f"parameters, {', '.join(SECTIONS)}, simulate",
     ]
     with pytest.raises(SchemaError) as info:
         load_model(f)
@@ -295,7 +295,7 @@ def test_yaml_alias_bomb_is_cheap():
     assert len(problems) == 9
     assert problems[0] == (
         "<string>:1: unknown top-level key 'a'; expected one of name, description, "
-        "parameters, bondgraph, phs, simulate"
+        f"parameters, {', '.join(SECTIONS)}, simulate"
     )
 
 
@@ -334,7 +334,8 @@ def test_empty_and_non_mapping():
 def test_section_count():
     assert "no model section" in problems_of("name: x\nparameters: {a: 1}\n")[0]
     two = problems_of(BASE + "phs: {states: [q], hamiltonian: q}\n")
-    assert two == ["<string>:10: 2 model sections; a model has exactly one of: bondgraph, phs"]
+    assert two == ["<string>:10: 2 model sections; a model has exactly one of: "
+                   f"{', '.join(SECTIONS)}"]
 
 
 def test_parameter_problems():
