@@ -8,5 +8,9 @@
 """
 
 from . import lie
+from .graph import MechanismGraph
+from .joints import Joint
+from .mechanism import Mechanism, MechanismResult
+from .rigid_body import RigidBody
 
-__all__ = ["lie"]
+__all__ = ["lie", "Joint", "Mechanism", "MechanismGraph", "MechanismResult", "RigidBody"]
