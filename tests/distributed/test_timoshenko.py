@@ -126,3 +126,30 @@ def test_tip_mass_through_a_port_interconnection():
     assert np.allclose(omega, exact, rtol=2e-5)  # the accuracy of the bare beam
     bare = timoshenko(L, RA, RI, EI, KGA, elements=24, degree=2).frequencies(1)
     assert omega[0] < 0.7 * bare[0]  # the mass lowers the first frequency
+
+
+def test_hub_torque_with_a_propped_tip_split_partition():
+    # torque M0 on a hub (w = 0, rotation driven: a force port) and a tip held by a
+    # velocity port at rest (w = 0, M = 0): a primal and a dual part joined at the middle.
+    # Statics: F = −M0/L, M(s) = −M0 (1 − s/L); relative to the hub tangent
+    # θ(L) = −M0 L/2EI and w(L) = −M0 L²/3EI − M0/κGA (exact for k = 2)
+    M0 = 500.0
+    beam = timoshenko(L, RA, RI, EI, KGA, elements=6, degree=2, left=("fixed", "force"),
+                      right=("velocity", "free"))
+    sys = beam.system
+    assert beam.disc.partition == "split"
+    num = sys.compile()
+    u = np.zeros(sys.n_inputs)
+    u[sys.inputs.index("M_left")] = M0
+    A_, B_ = num.A.toarray(), num.B.toarray()
+    x = np.linalg.lstsq(A_, -B_ @ u, rcond=None)[0]
+    assert np.allclose(A_ @ x + B_ @ u, 0.0, atol=1e-9 * M0)
+    s = np.linspace(0, L, 9)
+    assert np.allclose(beam.field("M", x, s), -M0 * (1 - s / L), atol=1e-9 * M0)
+    assert np.allclose(beam.field("F", x, s), -M0 / L, rtol=1e-9)
+    _, w, theta = beam.shape(x)
+    assert theta[-1] == pytest.approx(-M0 * L / (2 * EI), rel=1e-9)
+    assert w[-1] == pytest.approx(-M0 * L**2 / (3 * EI) - M0 / KGA, rel=1e-9)
+    # the output of the tip's velocity port is the support's force on the beam, F(L)
+    y = sys.output(x, u)
+    assert y[sys.outputs.index("F_right")] == pytest.approx(-M0 / L, rel=1e-9)

@@ -62,10 +62,20 @@ class SplitDiscretization:
         return out
 
     def strain_quadrature(self, pair: int, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Both parts' quadrature (:meth:`Discretization.strain_quadrature`), element-wise.
+
+        The primal part has ``k`` Gauss points per element, the dual one ``k + 1`` GLL
+        points: the shorter rows are padded with zero-weight points.
+        """
         x = np.asarray(x, dtype=float)
-        pts, vals = zip(*(d.strain_quadrature(pair, x[..., pos])
-                          for d, pos in zip(self.parts, self.positions, strict=True)),
-                        strict=True)
+        got = [d.strain_quadrature(pair, x[..., pos])
+               for d, pos in zip(self.parts, self.positions, strict=True)]
+        width = max(p.shape[1] for p, _ in got)
+        pts, vals = [], []
+        for p, v in got:
+            extra = width - p.shape[1]
+            pts.append(np.pad(p, ((0, 0), (0, extra)), mode="edge"))
+            vals.append(np.pad(v, [(0, 0)] * (v.ndim - 1) + [(0, extra)]))
         return np.concatenate(pts), np.concatenate(vals, axis=-2)
 
 
