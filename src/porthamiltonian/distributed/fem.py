@@ -46,8 +46,9 @@ import numpy as np
 import scipy.sparse as sps
 
 from ..phs import PHS
-from .boundary import END_NAMES, Condition
+from .boundary import Condition
 from .mesh import Mesh
+from .ports import classify_ends
 from .spaces import H1Space, L2Space, coefficient, derivative_matrix, value_matrix
 
 __all__ = ["Coef", "Param", "FlowField", "EffortField", "Discretization", "discretize"]
@@ -255,26 +256,8 @@ def discretize(
         Rpp = sps.csr_array(Rpp + D.T @ sps.diags_array(eta) @ D)
 
     signs = {"left": 1.0, "right": 1.0, **(port_sign or {})}
-    removed, natural = [], []  # (dof, input index or None)
-    inputs: list[str] = []
-    outputs: list[str] = []
-    for end in END_NAMES:
-        for b, cond in enumerate(ends[end]):
-            dof = b * Np + (0 if end == "left" else Np - 1)
-            port = len(inputs) if cond.port else None
-            if cond.port:
-                fl = flows[b]
-                into, out = (fl.flow, fl.effort) if cond.essential else (fl.effort, fl.flow)
-                inputs.append(f"{into}_{end}")
-                outputs.append(f"{out}_{end}")
-            (removed if cond.essential else natural).append((dof, port))
-    gone = {d for d, _ in removed}
-    keep_mask = np.ones(nf * Np, dtype=bool)
-    keep_mask[list(gone)] = False
-    kept = np.flatnonzero(keep_mask)
-    position = np.full(nf * Np, -1)
-    position[kept] = np.arange(kept.size)
-
+    ports = classify_ends(ends, flows, Np)
+    kept = ports.kept(nf * Np)
     Dst = D[stored_rows] if stored else sps.csr_array((0, nf * Np))
     Dk = Dst[:, kept]
     nq, n = stored_rows.size, stored_rows.size + kept.size
@@ -282,37 +265,13 @@ def discretize(
         sps.csr_array((n, n))
     R = sps.block_diag([sps.diags_array(gq), Rpp[kept][:, kept]], format="csr")
     Q = sps.diags_array(1.0 / np.concatenate([mq, mp[kept]])).tocsr()
-    m = len(inputs)
-    side = {dof: signs["left" if dof % Np == 0 else "right"] for dof, _ in removed + natural}
-    # G and P column by column: a natural port is a unit entry at its boundary node; an
-    # essential one is the column of D (and of the viscous R) at the removed node
-    G_cols: list[sps.sparray] = []
-    P_cols: list[sps.sparray] = []
-    ports = sorted(((k, dof, ess) for ess, group in ((False, natural), (True, removed))
-                    for dof, k in group if k is not None))
-    Rk = Rpp[kept]
-    for _, dof, ess in ports:
-        if ess:
-            g = sps.vstack([Dst[:, [dof]], sps.csr_array((kept.size, 1))])
-            p = sps.vstack([sps.csr_array((nq, 1)), Rk[:, [dof]]])
-        else:
-            g = sps.csr_array(([1.0], ([nq + position[dof]], [0])), shape=(n, 1))
-            p = sps.csr_array((n, 1))
-        G_cols.append(side[dof] * g)
-        P_cols.append(side[dof] * p)
-    G = sps.csr_array(sps.hstack(G_cols)) if m else sps.csr_array((n, 0))
-    P = sps.csr_array(sps.hstack(P_cols)) if m else sps.csr_array((n, 0))
-    S = np.zeros((m, m))
-    ess_ports = [(k, dof) for k, dof, ess in ports if ess]
-    for k, dof in ess_ports:
-        for k2, dof2 in ess_ports:
-            S[k, k2] = side[dof] * side[dof2] * Rpp[[dof]][:, [dof2]].toarray()[0, 0]
+    G, P, S = ports.matrices(Dst, Rpp, kept, signs, Np)
     states = [f"{efforts[a].state}[{i}]" for a in stored for i in range(Nq)]
     states += [f"{flows[i // Np].state}[{i % Np}]" for i in kept]
-    system = PHS(J=J, R=R, G=G, P=P, S=sps.csr_array(S), Q=Q,
-                 states=states, inputs=inputs, outputs=outputs, name=name, check=False)
+    system = PHS(J=J, R=R, G=G, P=P, S=S, Q=Q, states=states, inputs=ports.inputs,
+                 outputs=ports.outputs, name=name, check=False)
     return Discretization(
         system=system, h1=h1, l2=l2, flows=list(flows), efforts=list(efforts), D=D,
         stored_rows=stored_rows, mq=mq, mp=mp, Rpp=Rpp, kept=kept, conditions=dict(ends),
-        imposed={d: k for d, k in removed}, port_sign=signs,
+        imposed=dict(ports.removed), port_sign=signs,
     )
