@@ -401,13 +401,21 @@ class Mechanism:
         ``"midpoint"``, ``"discrete_gradient"`` or ``"ida"``)."""
         from ..simulate import simulate
 
-        sys = self.system(q0)
+        reuse = self._system is not None and (not self.graph.chords
+                                              or _same(q0, self._q0_system))
+        sys = self._system if reuse else self.system(q0)
         x0 = self.initial_state(q0, v0, options.pop("poses", None),
                                 options.pop("twists", None))
         with _scaled_constraint_check(sys, x0):
             res = simulate(sys, (0.0, float(t_end)), x0, u=u, method=method, dt=dt,
                            **options)
         return MechanismResult(self, res)
+
+
+def _same(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
+    a, b = dict(a or {}), dict(b or {})
+    return a.keys() == b.keys() and all(np.array_equal(np.asarray(a[k]), np.asarray(b[k]))
+                                        for k in a)
 
 
 @contextlib.contextmanager
