@@ -1,0 +1,43 @@
+"""Shared by the simulation benchmarks: solve_ivp runs at accuracy matched to ours."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from porthamiltonian.simulate import simulate
+
+Row = tuple[str, float, float, int, float, float]
+
+
+def matched_scipy_rows(system: Any, t_end: float, x0: np.ndarray, exact: np.ndarray,
+                       target: float, energy: Callable[[Any], float]) -> list[Row]:
+    """For RK45, Radau and BDF: the run at the loosest rtol in 1e-3 … 1e-12 whose final
+    relative error is ≤ ``target``, as (method, rtol, wall s, nfev, error, energy(res))."""
+    scale = np.max(np.abs(exact))
+    rows = []
+    for method in ("RK45", "Radau", "BDF"):
+        for rtol in 10.0 ** -np.arange(3, 13):
+            t = time.perf_counter()
+            sol = simulate(system, (0.0, t_end), x0, method=method, rtol=rtol,
+                           atol=rtol * 1e-3, t_eval=[0.0, t_end])
+            wall = time.perf_counter() - t
+            err = float(np.max(np.abs(sol.x[-1] - exact)) / scale)
+            if err <= target or rtol == 1e-12:
+                rows.append((method, float(rtol), wall, int(sol.nfev), err, energy(sol)))
+                break
+    return rows
+
+
+def print_rows(rows: list[Row], ours: str, energy_label: str) -> None:
+    """The Markdown table of the rows, ours first, and the wall-time ratios."""
+    print(f"| method | dt or rtol | wall (s) | steps / nfev | rel. error | {energy_label} |")
+    print("|---|---|---|---|---|---|")
+    for name, par, wall, steps, err, en in rows:
+        print(f"| {name} | {par:g} | {wall:.3f} | {steps} | {err:.2e} | {en:.2e} |")
+    base = rows[0][2]
+    print(f"wall time / {ours} wall time: "
+          + ", ".join(f"{r[0]} {r[2] / base:.1f}" for r in rows[1:]))
