@@ -95,7 +95,8 @@ def double():
     t = sp.Symbol("t")
     f1, f2 = sp.Function("f1")(t), sp.Function("f2")(t)
     r1 = sp.Matrix([c1 * sp.sin(f1), -c1 * sp.cos(f1)])
-    r2 = sp.Matrix([L1 * sp.sin(f1) + c2 * sp.sin(f1 + f2), -L1 * sp.cos(f1) - c2 * sp.cos(f1 + f2)])
+    r2 = sp.Matrix([L1 * sp.sin(f1) + c2 * sp.sin(f1 + f2),
+                    -L1 * sp.cos(f1) - c2 * sp.cos(f1 + f2)])
     kin = (m1 * r1.diff(t).dot(r1.diff(t)) + m2 * r2.diff(t).dot(r2.diff(t))
            + I1 * f1.diff(t) ** 2 + I2 * (f1.diff(t) + f2.diff(t)) ** 2) / 2
     lag = kin - G * (m1 * r1[1] + m2 * r2[1])
