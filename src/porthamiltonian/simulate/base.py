@@ -69,8 +69,6 @@ class Dynamics:
         self.key: tuple[float, ...] | None = None
         #: (numeric system, its constant (J − R, G − P) or None) for f_effort
         self._constant: tuple[NumericPHS, Any] | None = None
-        if modulation is not None:
-            self.key, self.num = modulation.numeric(0.0)
         #: the step equations are affine in the unknowns (one LU, reused)
         self.affine = bool(self.num.linear and not signal.feedback)
         self.sparse = bool(self.num.linear and sps.issparse(self.num.A))

@@ -63,7 +63,8 @@ def simulate(
     ----------
     system:
         A :class:`~porthamiltonian.PHS` (all parameters numeric).  A
-        :class:`~porthamiltonian.DescriptorPHS` must be converted with ``.to_phs()``.
+        :class:`~porthamiltonian.DescriptorPHS` is simulated as a DAE (:mod:`.dae_run`,
+        ``docs/simulation-dae.md``); a :class:`.FunctionPHS` gives H by NumPy functions.
     t_span:
         ``(t0, t1)`` in s, ``t1 > t0``.
     x0:
@@ -116,7 +117,7 @@ def simulate(
     Raises
     ------
     ModelError
-        Bad arguments (unknown method, state or input names, DAE systems).
+        Bad arguments (unknown method, state, input or modulation names, bad signals).
     SimulationError
         Newton failure below the minimum step, or NaN/Inf; ``.partial`` holds the
         results up to ``.t_reached``.
