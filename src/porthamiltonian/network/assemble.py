@@ -299,21 +299,28 @@ def _free_inputs(items: list[tuple[str, Component]], st: _Stack, exposed: dict[s
 
 
 # ---------------------------------------------------------------------- solving
+def _triplets(rows: list[list[tuple[int, str, float]]]) -> dict[str, tuple[list, list, list]]:
+    """``(row, column, coefficient)`` lists of ``A`` (``"w"``) and ``B_c`` (``"y"``); the
+    column of a port input is its first appearance (the order of ``v_order``)."""
+    pos: dict[int, int] = {}
+    for row in rows:
+        for g, _, _ in row:
+            pos.setdefault(g, len(pos))
+    data: dict[str, tuple[list, list, list]] = {"w": ([], [], []), "y": ([], [], [])}
+    for r, row in enumerate(rows):
+        for g, var, coef in row:
+            d = data[var]
+            d[0].append(r)
+            d[1].append(pos[g])
+            d[2].append(coef)
+    return data
+
+
 class _Numeric:
     def equations(self, rows: list[list[tuple[int, str, float]]], c: int) -> tuple[Any, Any]:
-        pos: dict[int, int] = {}
-        for row in rows:
-            for g, _, _ in row:
-                pos.setdefault(g, len(pos))
-        data = {"w": ([], [], []), "y": ([], [], [])}
-        for r, row in enumerate(rows):
-            for g, var, coef in row:
-                d = data[var]
-                d[0].append(r)
-                d[1].append(pos[g])
-                d[2].append(coef)
-        mats = [sps.csr_array((d[2], (d[0], d[1])), shape=(c, c)) for d in data.values()]
-        return mats[0], mats[1]
+        data = _triplets(rows)
+        A, B = (sps.csr_array((d[2], (d[0], d[1])), shape=(c, c)) for d in data.values())
+        return A, B
 
     def sub(self, T: Any, r: list[int], c: list[int]) -> Any:
         if sps.issparse(T):
@@ -321,8 +328,7 @@ class _Numeric:
         return T[np.ix_(r, c)]
 
     def mul(self, A: Any, B: Any) -> Any:
-        out = A @ B
-        return out
+        return A @ B
 
     def project(self, Tp: Any, B: np.ndarray, n: int) -> Any:
         Td = Tp.toarray() if sps.issparse(Tp) else np.asarray(Tp)
@@ -334,15 +340,13 @@ class _Numeric:
 
 class _Symbolic:
     def equations(self, rows: list[list[tuple[int, str, float]]], c: int) -> tuple[Any, Any]:
-        pos: dict[int, int] = {}
-        for row in rows:
-            for g, _, _ in row:
-                pos.setdefault(g, len(pos))
-        A, B = sp.zeros(c, c), sp.zeros(c, c)
-        for r, row in enumerate(rows):
-            for g, var, coef in row:
-                (A if var == "w" else B)[r, pos[g]] += sp.Integer(int(coef))
-        return A, B
+        mats = []
+        for r, k, v in _triplets(rows).values():
+            M = sp.zeros(c, c)
+            for i, j, coef in zip(r, k, v, strict=True):
+                M[i, j] += sp.Integer(int(coef))
+            mats.append(M)
+        return mats[0], mats[1]
 
     def sub(self, T: Any, r: list[int], c: list[int]) -> Any:
         return T.extract(r, c) if r and c else sp.zeros(len(r), len(c))
