@@ -80,3 +80,15 @@ def test_modulation_errors_name_the_parameter():
     late = PiecewiseConstant([1.0], [1.0])
     with pytest.raises(ModelError, match="defined from"):
         simulate(boost(), (0.0, 1e-3), [0.0, 0.0], u=E, modulation={"S": late})
+
+
+def test_a_modulation_value_that_breaks_the_structure_is_refused():
+    # R(S) = diag(0, S/R_load) is a resistor for S ≥ 0 only: S = −1 would create energy
+    from porthamiltonian import StructureError
+
+    sys = PHS(J=[[0, -(1 - S)], [1 - S, 0]], R=[[0, 0], [0, S / R_LOAD]], G=[[1], [0]],
+              hamiltonian=phi**2 / (2 * L) + q**2 / (2 * C), states=["phi", "q"],
+              inputs=["E"], check=False)
+    sig = PiecewiseConstant([0.0, 1e-4], [1.0, -1.0])
+    with pytest.raises(StructureError, match=r"S = -1.*not positive semi-definite|S = -1"):
+        simulate(sys, (0.0, 2e-4), [0.0, 0.0], u=E, dt=1e-5, modulation={"S": sig})

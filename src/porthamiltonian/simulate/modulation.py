@@ -32,7 +32,8 @@ import numpy as np
 import sympy as sp
 
 from ..compiled import NumericPHS
-from ..errors import ModelError
+from ..errors import ModelError, StructureError
+from ..structure import DEFAULT_TOL, check_psd, check_skew
 
 __all__ = ["PiecewiseConstant", "PWM", "pwm", "ModulatedCompilation", "Modulation"]
 
@@ -174,6 +175,7 @@ class ModulatedCompilation:
             raise ModelError(f"parameters without a value: {', '.join(missing)}; give them with "
                              f"sys.subs({missing[0]}=...) or modulate them too")
         self.names = list(names)
+        self.states, self.inputs = list(system.states), list(system.inputs)
         self.n, self.m = len(xs), system.n_inputs
         args = [xs, ss]
         grad = [sp.diff(H, xi) for xi in xs]
@@ -214,7 +216,20 @@ class ModulatedCompilation:
         mats = {k: np.asarray(f(zero, s), dtype=float).reshape(self._shape(k))
                 for k, f in self._mats.items()}
         Q = np.asarray(self._hess(zero, s), dtype=float).reshape(self.n, self.n)
+        self._check(mats, s)
         return NumericPHS.from_linear(mats, Q)
+
+    def _check(self, mats: dict[str, np.ndarray], s: np.ndarray) -> None:
+        """J skew and [[R, P], [Pᵀ, S]] ⪰ 0 at this modulation value: a structure that
+        holds only for some values (a negative resistance at S = 2) must not run."""
+        at = ", ".join(f"{k} = {v:g}" for k, v in zip(self.names, s, strict=True))
+        W = np.block([[mats["R"], mats["P"]], [mats["P"].T, mats["S"]]])
+        labels = self.states + self.inputs
+        try:
+            check_skew(mats["J"], f"J at {at}", self.states, DEFAULT_TOL)
+            check_psd(W, labels, DEFAULT_TOL, f"[[R, P], [Pᵀ, S]] at {at}")
+        except StructureError as err:
+            raise StructureError(f"modulation: {err}") from None
 
     def _nonlinear(self, s: np.ndarray) -> NumericPHS:
         n, m = self.n, self.m
