@@ -21,7 +21,7 @@ def twist(seed: int, scale: float) -> np.ndarray:
     return T
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seeds, scales)
 def test_exp_matches_matrix_exponential_and_log_inverts(seed, scale):
     T = twist(seed, scale)
@@ -56,7 +56,7 @@ def test_log_small_angle_relative_accuracy():
                        lie.hat([0.3, 0.1, 0.2]))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seeds, seeds)
 def test_Ad_is_a_homomorphism_and_conjugation(s1, s2):
     H1, H2 = lie.exp_se3(twist(s1, 1.3)), lie.exp_se3(twist(s2, 2.0))
@@ -67,7 +67,7 @@ def test_Ad_is_a_homomorphism_and_conjugation(s1, s2):
                                H1 @ lie.twist_hat(T) @ np.linalg.inv(H1), atol=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seeds)
 def test_ad_is_derivative_of_Ad_and_the_bracket(seed):
     X, Y = twist(seed, 0.8), twist(seed + 1, 1.1)
@@ -78,7 +78,7 @@ def test_ad_is_derivative_of_Ad_and_the_bracket(seed):
     np.testing.assert_allclose(lie.twist_hat(lie.ad(X) @ Y), Xh @ Yh - Yh @ Xh, atol=1e-13)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seeds)
 def test_pairing_invariance(seed):
     rng = np.random.default_rng(seed)
@@ -91,7 +91,7 @@ def test_pairing_invariance(seed):
     assert np.isclose(Ws @ Ts, W @ T, rtol=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seeds, st.sampled_from([1e-12, 1e-6, 0.5, 3.0]))
 def test_se2_exp_log_Ad_ad(seed, w):
     rng = np.random.default_rng(seed)
