@@ -13,6 +13,7 @@ from porthamiltonian.bondgraph import BondGraph
 from porthamiltonian.bondgraph.generate import to_phs
 from porthamiltonian.library import electrical as E
 from porthamiltonian.library import electromechanical as EM
+from porthamiltonian.library import hydraulic as H
 from porthamiltonian.library import mechanical as M
 from porthamiltonian.network import Component, Network
 
@@ -276,3 +277,31 @@ def test_transformer_between_two_circuits(symbolic):
     pb = sys.power_balance([q], [u])
     assert pb.dissipated == pytest.approx(R1 * ia**2 + vC**2 / R2, rel=1e-12)
     assert abs(pb.residual) < 1e-12 * pb.dissipated
+
+
+def test_hydraulic_press_reduces_fluid_and_piston_to_one_inertia():
+    """Pressure source → pipe (inertance I, resistance R) → piston (area A) → mass on a
+    spring.  The fluid in the pipe and the mass move together (Q = A v): by hand,
+    (m + I A²) v̇ = A p_s − R A² v − k x."""
+    I, Rh, A, m, k = 2e5, 3e6, 2e-3, 5.0, 4e3
+    net = Network("press")
+    net.add("ps", H.PressureSource())
+    net.add("pipe", H.Pipe(I=I, R=Rh))
+    net.add("piston", H.Piston(A=A))
+    net.add("mass", M.Mass(m=m))
+    net.add("spring", M.Spring(k=k))
+    net.add("fix", M.Fixed())
+    net.connect("ps.p", "pipe.a")
+    net.connect("pipe.b", "piston.a")
+    net.junction("1", "piston.b", "mass.p", "spring.a")
+    net.connect("spring.b", "fix.p")
+    sys = net.system(symbolic=False)
+    assert sys.n_states == 2 and "eliminated" in sys.reduction
+    Meq = m + I * A**2
+    A_hand = np.array([[-Rh * A**2 / Meq, -k / Meq], [1.0, 0.0]])
+    assert np.allclose(np.sort_complex(np.linalg.eigvals(A_matrix(sys))),
+                       np.sort_complex(np.linalg.eigvals(A_hand)), rtol=1e-10)
+    # static: the spring carries the piston force, x = A p_s / k
+    x = np.linalg.solve(A_matrix(sys), -np.asarray(sys.compile().B) @ [1e5])
+    q = x[sys.states.index("spring.q")]
+    assert q == pytest.approx(A * 1e5 / k, rel=1e-12)
