@@ -55,6 +55,16 @@ class Midpoint:
         self.dyn = dyn
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._lu: dict[tuple[float, Any], Factorization] = {}
+        self._scaled_key: Any = None
+        self._scaled: tuple[Any, Any] = (None, None)
+
+    def scaled(self, h: float) -> tuple[Any, Any]:
+        """``(hA, hB)`` of the structure in force (cached with the LU factors)."""
+        key = (h, self.dyn.key)
+        if self._scaled_key != key:
+            num = self.dyn.num
+            self._scaled_key, self._scaled = key, (h * num.A, h * num.B)
+        return self._scaled
 
     def _factor(self, h: float) -> Factorization:
         A = self.dyn.num.A
