@@ -2,6 +2,11 @@
 same chain written as one bond graph (numeric ``to_phs``).
 
     python benchmarks/network_chain.py 100 1000 3333
+    python benchmarks/network_chain.py --ladder 100 1000 3333
+
+``--ladder``: an RLC ladder instead (series R–L branches on 1-junctions between shunt-C
+nodes on 0-junctions, the junctions joined by name; the bond graph of
+``benchmarks/bondgraph_ladder.py``), 3 components per section.
 
 ``N`` sections, each a Mass, a Spring and a Damper (three components, so ``N = 3333``
 is a network of 10 000 components, plus a force source and a wall), bodies joined by
@@ -59,6 +64,22 @@ def bondgraph_chain(n: int, m: float = 1.0, k: float = 2.0, b: float = 0.1) -> B
     return bg
 
 
+def network_ladder(n: int) -> Network:
+    from porthamiltonian.library import electrical as E
+
+    net = Network("ladder")
+    net.add("u", E.VoltageSource())
+    for k in range(n):
+        net.add(f"R{k}", E.Resistor(R=1.0))
+        net.add(f"L{k}", E.Inductor(L=1e-3))
+        net.add(f"C{k}", E.Capacitor(C=1e-6))
+        net.junction("1", "u.p" if k == 0 else f"p{k - 1}", f"R{k}.p", f"L{k}.p", name=f"s{k}")
+        net.junction("0", f"s{k}", f"C{k}.p", name=f"p{k}")
+    net.add("RL", E.Resistor(R=1.0))
+    net.junction("1", f"p{n - 1}", "RL.p")
+    return net
+
+
 def best_of(f, repeat: int = 3) -> tuple[float, object]:
     best, out = np.inf, None
     for _ in range(repeat):
@@ -70,6 +91,10 @@ def best_of(f, repeat: int = 3) -> tuple[float, object]:
 
 def main(args: list[str]) -> None:
     bg_max = 1000
+    ladder = "--ladder" in args
+    args = [a for a in args if a != "--ladder"]
+    if ladder:
+        from bondgraph_ladder import ladder as bondgraph_ladder
     if "--bg-max" in args:
         i = args.index("--bg-max")
         bg_max = int(args[i + 1])
@@ -77,11 +102,12 @@ def main(args: list[str]) -> None:
     print(f"{'N':>6} {'components':>10} {'network [s]':>12} {'bond graph [s]':>15} "
           f"{'ratio':>7}")
     for n in map(int, args or ["100", "1000", "3333"]):
-        net = network_chain(n)
+        net = network_ladder(n) if ladder else network_chain(n)
         t_net, sys_net = best_of(lambda net=net: net.system(symbolic=False))
         t_bg = ratio = float("nan")
         if n <= bg_max:
-            t_bg, sys_bg = best_of(lambda n=n: to_phs(bondgraph_chain(n), symbolic=False),
+            make = bondgraph_ladder if ladder else bondgraph_chain
+            t_bg, sys_bg = best_of(lambda n=n, make=make: to_phs(make(n), symbolic=False),
                                    repeat=1)
             order = [sys_bg.states.index(s.split(".")[0]) for s in sys_net.states]
             A_net = sys_net.compile().A
@@ -91,7 +117,8 @@ def main(args: list[str]) -> None:
             diff = abs(A_net - A_bg).max()
             assert diff < 1e-9, f"the two models differ by {diff}"
             ratio = t_bg / t_net
-        print(f"{n:>6} {3 * n + 2:>10} {t_net:>12.3f} {t_bg:>15.3f} {ratio:>7.1f}")
+        count = sum(not c.startswith("_") for c in net.components)
+        print(f"{n:>6} {count:>10} {t_net:>12.3f} {t_bg:>15.3f} {ratio:>7.1f}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 from network_helpers import A_matrix, same_eigenvalues, same_rhs
 
-from porthamiltonian import PHS, DescriptorPHS
+from porthamiltonian import PHS, DescriptorPHS, ModelError
 from porthamiltonian.bondgraph import BondGraph
 from porthamiltonian.bondgraph.generate import to_phs
 from porthamiltonian.library import electrical as E
@@ -305,3 +305,57 @@ def test_hydraulic_press_reduces_fluid_and_piston_to_one_inertia():
     x = np.linalg.solve(A_matrix(sys), -np.asarray(sys.compile().B) @ [1e5])
     q = x[sys.states.index("spring.q")]
     assert q == pytest.approx(A * 1e5 / k, rel=1e-12)
+
+
+def ladder_network(n: int) -> Network:
+    """RLC ladder: series R–L branches (1-junctions) between shunt-C nodes
+    (0-junctions), joined junction to junction by name."""
+    net = Network("ladder")
+    net.add("u", E.VoltageSource())
+    for k in range(n):
+        net.add(f"R{k}", E.Resistor(R=1.0))
+        net.add(f"L{k}", E.Inductor(L=1e-3))
+        net.add(f"C{k}", E.Capacitor(C=1e-6))
+        net.junction("1", "u.p" if k == 0 else f"p{k - 1}", f"R{k}.p", f"L{k}.p", name=f"s{k}")
+        net.junction("0", f"s{k}", f"C{k}.p", name=f"p{k}")
+    net.add("RL", E.Resistor(R=1.0))
+    net.junction("1", f"p{n - 1}", "RL.p")
+    return net
+
+
+def ladder_bondgraph(n: int) -> BondGraph:
+    bg = BondGraph("ladder", parameters={"R": 1.0, "L": 1e-3, "C": 1e-6})
+    bg.add("u", "Se")
+    prev = "u"
+    for k in range(n):
+        bg.add(f"s{k}", "1")
+        bg.add(f"R{k}", "R", r="R")
+        bg.add(f"L{k}", "I", i="L")
+        bg.add(f"p{k}", "0")
+        bg.add(f"C{k}", "C", c="C")
+        for a, b in ((prev, f"s{k}"), (f"s{k}", f"R{k}"), (f"s{k}", f"L{k}"),
+                     (f"s{k}", f"p{k}"), (f"p{k}", f"C{k}")):
+            bg.connect(a, b)
+        prev = f"p{k}"
+    bg.add("RL", "R", r="R")
+    bg.connect(prev, "RL")
+    return bg
+
+
+@pytest.mark.parametrize("symbolic", [True, False])
+def test_junctions_joined_by_name_equal_the_ladder_bond_graph(symbolic):
+    net = ladder_network(4).system(symbolic=symbolic)
+    bg = to_phs(ladder_bondgraph(4), symbolic=False)
+    assert net.n_states == 8
+    rename = {s.split(".")[0]: s for s in net.states}
+    assert same_eigenvalues(net, bg)
+    assert same_rhs(net, bg, rename, np.random.default_rng(3))
+
+
+def test_a_named_junction_must_be_new():
+    net = Network()
+    net.add("R", E.Resistor(R=1.0))
+    net.add("C", E.Capacitor(C=1.0))
+    net.junction("0", "R.p", "C.p", name="n")
+    with pytest.raises(ModelError, match="junction name 'n'"):
+        net.junction("1", "n", "R.p", name="n")

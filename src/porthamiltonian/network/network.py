@@ -32,7 +32,7 @@ from ..descriptor import DescriptorPHS
 from ..errors import ModelError, NoExplicitFormError
 from ..phs import PHS
 from .assemble import Node, assemble
-from .component import Component, PHSComponent
+from .component import Component, Context, Law, PHSComponent
 from .ports import Port
 
 SYMBOLIC_LIMIT = 60  # default: symbolic assembly for networks of up to this many components
@@ -57,6 +57,7 @@ class Network:
         self.nodes: list[Node] = []
         self.exposed: dict[str, str] = {}
         self._used: dict[str, str] = {}  # "comp.port" -> node label
+        self._junctions: dict[str, Node] = {}  # named junctions
 
     # ------------------------------------------------------------------ building
     def add(self, name: str, component: Component | Network) -> Component:
@@ -95,17 +96,44 @@ class Network:
 
     def junction(self, kind: str, *ports: str, name: str | None = None) -> None:
         """A junction node of ``kind`` ``"0"`` / ``"effort"`` (one effort) or ``"1"`` /
-        ``"flow"`` (one flow) joining ``ports`` (at least two)."""
+        ``"flow"`` (one flow) joining ``ports`` (at least two).
+
+        A junction given a ``name`` can be joined to later junctions: writing that name
+        among their ports puts a bond between the two (power positive from the named
+        junction to the new one), as in a bond graph — e.g. the series branch of a ladder
+        (``"1"``) between two nodes (``"0"``).
+        """
         kinds = {"0": "0", "effort": "0", "1": "1", "flow": "1"}
         if str(kind) not in kinds:
             raise ModelError(f"junction kind must be '0' (common effort) or '1' (common "
                              f"flow), got {kind!r}")
         if len(ports) < 2:
             raise ModelError(f"a junction joins at least two ports, got {list(ports)}")
-        label = name or f"junction {kind}({', '.join(ports)})"
-        self._node(kinds[str(kind)], list(ports), label)
+        if name is not None and (not name.isidentifier() or name in self.components
+                                 or name in self._junctions):
+            raise ModelError(f"junction name {name!r} must be an identifier not used by a "
+                             "component or another junction")
+        label = f"junction {name}" if name else f"junction {kind}({', '.join(ports)})"
+        refs = [self._bond_from(p, label) if p in self._junctions else p for p in ports]
+        node = self._node(kinds[str(kind)], refs, label)
+        if name is not None:
+            self._junctions[name] = node
 
-    def _node(self, kind: str, refs: list[str], label: str) -> None:
+    def _bond_from(self, junction: str, label: str) -> str:
+        """A bond from the named junction to a new one: an identity two-port whose port
+        ``a`` joins the named junction; returns its port ``b``."""
+        node = self._junctions[junction]
+        first = node.ports[0][2]
+        name = f"_bond{len(self.components)}"
+        while name in self.components:
+            name += "_"
+        self.components[name] = _Bond(first.domain, first.dim)
+        ref = f"{name}.a"
+        node.ports.append((ref, name, self.components[name].ports["a"]))
+        self._used[ref] = node.label
+        return f"{name}.b"
+
+    def _node(self, kind: str, refs: list[str], label: str) -> Node:
         resolved = []
         first = None
         for ref in refs:
@@ -134,7 +162,9 @@ class Network:
             resolved.append((ref, ref.partition(".")[0], port))
         for ref in refs:
             self._used[ref] = label
-        self.nodes.append(Node(kind, resolved, label))
+        node = Node(kind, resolved, label)
+        self.nodes.append(node)
+        return node
 
     def expose(self, ref: str, as_: str | None = None) -> None:
         """Make the unconnected port ``ref`` a port of the network (an input/output pair
@@ -231,3 +261,20 @@ class Network:
     def __repr__(self) -> str:
         return (f"<Network {self.name!r}: {len(self.components)} components, "
                 f"{len(self.nodes)} nodes, exposed {list(self.exposed.values())}>")
+
+
+class _Bond(Component):
+    """A bond between two junctions: ``e_a = e_b``, ``f_a = f_b`` (``a`` in, ``b`` out),
+    the identity transformer, lossless: ``y = [[0, I], [−I, 0]] u``."""
+
+    def __init__(self, domain: str, dim: int) -> None:
+        super().__init__([Port("a", domain, "flow", "in", dim),
+                          Port("b", domain, "effort", "out", dim)])
+        self.dim = dim
+
+    def law(self, c: Context) -> Law:
+        import numpy as np
+
+        k = self.dim
+        M = np.block([[np.zeros((k, k)), np.eye(k)], [-np.eye(k), np.zeros((k, k))]])
+        return Law([], list(self.ports["a"].inputs + self.ports["b"].inputs), M=M)
