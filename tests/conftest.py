@@ -19,3 +19,17 @@ for _folder in sorted(HERE.iterdir()):
     if _folder.is_dir() and not _folder.name.startswith((".", "_")):
         if str(_folder) not in sys.path:
             sys.path.append(str(_folder))
+
+# ``tests/`` is on the path too (pyproject ``pythonpath``), which would make a test folder
+# importable as a namespace package shadowing a library of the same name that is not
+# installed (``tests/control`` vs python-control).  Block those names, so that
+# ``import control`` fails as it would for a user without the optional extra.
+import importlib.util  # noqa: E402
+
+for _folder in sorted(HERE.iterdir()):
+    if not _folder.is_dir() or _folder.name.startswith((".", "_")):
+        continue
+    _spec = importlib.util.find_spec(_folder.name)
+    if _spec is not None and _spec.origin is None and all(
+            Path(p).resolve().is_relative_to(HERE) for p in _spec.submodule_search_locations):
+        sys.modules[_folder.name] = None  # type: ignore[assignment]
