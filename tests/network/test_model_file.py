@@ -60,3 +60,29 @@ network:
 """
     with pytest.raises(ModelError, match=r"network: over-determined.*V1\.p.*V2\.p"):
         build_system(load_model(text))
+
+
+def test_named_junctions_in_a_file_build_a_ladder():
+    text = """
+name: two-section-ladder
+network:
+  components:
+    - {name: u, type: electrical.VoltageSource}
+    - {name: L0, type: electrical.Inductor, L: 1.0e-3}
+    - {name: C0, type: electrical.Capacitor, C: 1.0e-6}
+    - {name: L1, type: electrical.Inductor, L: 1.0e-3}
+    - {name: C1, type: electrical.Capacitor, C: 1.0e-6}
+  connections:
+    - {junction: "1", ports: [u.p, L0.p], name: s0}
+    - {junction: "0", ports: [s0, C0.p], name: p0}
+    - {junction: "1", ports: [p0, L1.p], name: s1}
+    - {junction: "0", ports: [s1, C1.p]}
+"""
+    sys = build_system(load_model(text))
+    # lossless LC ladder: purely imaginary eigenvalues ±i·ω with ω² the roots of
+    # LC ω⁴ ... by hand: ω² = (3 ± √5)/(2 L C)
+    eig = np.linalg.eigvals(np.asarray(sys.compile().A, dtype=float))
+    omega2 = np.sort(np.unique(np.round(-np.real(eig * eig), 3)))
+    LC = 1e-3 * 1e-6
+    assert np.allclose(omega2, np.sort([(3 - 5**0.5) / (2 * LC), (3 + 5**0.5) / (2 * LC)]),
+                       rtol=1e-9)

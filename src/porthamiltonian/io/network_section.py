@@ -13,6 +13,8 @@
         - [V.p, motor.electrical]                       # connect: shared effort
         - [motor.shaft, gear.a]
         - {junction: "1", ports: [gear.b, load.p]}      # or "0"; two or more ports
+        - {junction: "0", ports: [...], name: n1}       # a named junction; later junctions
+                                                        # may list n1 among their ports
       expose: {}                                        # optional: {component.port: name}
 
 ``type`` is ``<domain>.<Class>`` of :mod:`porthamiltonian.library`; the other keys of
@@ -22,8 +24,8 @@ that use it).  Only the format is checked here; the physics (dangling ports,
 over-determined connections) is checked when the network is assembled.
 
 The checked section is ``{"components": [{"name", "type", "class", "parameters":
-{key: SymPy expression}, "line"}], "connections": [{"kind": "0" | "1", "ports":
-[...], "line"}], "expose": {ref: name}}``.
+{key: SymPy expression}, "line"}], "connections": [{"kind": "connect" | "0" | "1",
+"ports": [...], "name": junction name or None, "line"}], "expose": {ref: name}}``.
 """
 
 from __future__ import annotations
@@ -119,7 +121,10 @@ def _components(ck: Checker, raw: Any, path: KeyPath, label: str,
     return names
 
 
-def _ref_ok(ck: Checker, ref: Any, path: KeyPath, label: str, names: set[str]) -> bool:
+def _ref_ok(ck: Checker, ref: Any, path: KeyPath, label: str, names: set[str],
+            junctions: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    if isinstance(ref, str) and ref in junctions:
+        return True
     if not isinstance(ref, str) or ref.count(".") < 1:
         ck.error(path, label, f"a port is written 'component.port', got {ref!r}")
         return False
@@ -133,7 +138,9 @@ def _ref_ok(ck: Checker, ref: Any, path: KeyPath, label: str, names: set[str]) -
 
 def _connections(ck: Checker, raw: Any, path: KeyPath, label: str, names: set[str],
                  data: dict[str, Any]) -> None:
+    junctions: set[str] = set()
     for k, item in enumerate(ck.sequence(raw, path, label) or []):
+        jname = None
         cpath, clabel = (*path, k), f"{label}[{k}]"
         if isinstance(item, list):
             kind, ports = "connect", item
@@ -147,6 +154,12 @@ def _connections(ck: Checker, raw: Any, path: KeyPath, label: str, names: set[st
                 continue
             kind = str(item["junction"])
             ports = item["ports"]
+            jname = item.get("name")
+            if jname is not None and (not isinstance(jname, str) or not jname.isidentifier()
+                                      or jname in names or jname in junctions):
+                ck.error((*cpath, "name"), clabel, f"the junction name {jname!r} must be an "
+                         "identifier not used by a component or another junction")
+                continue
             if kind not in ("0", "1", "effort", "flow"):
                 ck.error((*cpath, "junction"), clabel,
                          f"junction must be '0' (one effort) or '1' (one flow), got {kind!r}")
@@ -159,6 +172,8 @@ def _connections(ck: Checker, raw: Any, path: KeyPath, label: str, names: set[st
             ck.error(cpath, clabel, "a connection is [a.p, b.q] or {junction: '0', ports: "
                      "[...]}")
             continue
-        if all(_ref_ok(ck, p, cpath, clabel, names) for p in ports):
-            data["connections"].append({"kind": kind, "ports": list(ports),
+        if all(_ref_ok(ck, p, cpath, clabel, names, junctions) for p in ports):
+            data["connections"].append({"kind": kind, "ports": list(ports), "name": jname,
                                         "line": ck.line(cpath)})
+            if jname is not None:
+                junctions.add(jname)

@@ -253,7 +253,7 @@ class Network:
             if conn["kind"] == "connect":
                 net.connect(*conn["ports"])
             else:
-                net.junction(conn["kind"], *conn["ports"])
+                net.junction(conn["kind"], *conn["ports"], name=conn.get("name"))
         for ref, new in section["expose"].items():
             net.expose(ref, new)
         return net
