@@ -61,23 +61,24 @@ def pendulum(with_pd: bool = False) -> tuple[Mechanism, float, float]:
 
 
 def period(t, th):
-    k = np.flatnonzero((th[:-1] > 0) & (th[1:] <= 0))
+    """Twice the mean spacing of the zero crossings (linear interpolation)."""
+    k = np.flatnonzero(np.sign(th[:-1]) != np.sign(th[1:]))
     tc = t[k] + th[k] / (th[k] - th[k + 1]) * (t[k + 1] - t[k])
-    return np.diff(tc).mean()
+    return 2 * np.diff(tc).mean()
 
 
 def test_pendulum_small_angle_and_elliptic_periods():
     mech, Ip, mgd = pendulum()
     w = np.sqrt(mgd / Ip)
     h = 2e-3
-    res = mech.simulate(3.2, dt=h, q0={"pin": 1e-3})
+    res = mech.simulate(1.2, dt=h, q0={"pin": 1e-3})
     T = period(res.t, res.joint("pin")[:, 0])
     assert abs(T / (2 * np.pi / w) - 1) < 1e-5
     # the midpoint rule's own period of a linear oscillator, π h / arctan(ω h / 2)
     assert abs(T / (np.pi * h / np.arctan(w * h / 2)) - 1) < 3e-7
     assert res.constraint_residual().max() < 1e-13
     th0 = 2.0
-    res = mech.simulate(4.0, dt=h, q0={"pin": th0})
+    res = mech.simulate(1.6, dt=h, q0={"pin": th0})
     T = period(res.t, res.joint("pin")[:, 0])
     assert abs(T / (4 / w * ellipk(np.sin(th0 / 2) ** 2)) - 1) < 2e-5
     assert np.abs(res.H - res.H[0]).max() < 1e-12 * mgd
@@ -132,25 +133,25 @@ def test_double_pendulum_accelerations_match_lagrangian(double):
 def test_double_pendulum_trajectory_and_invariants(double):
     mech, acc = double
     q0, v0 = {"j1": 1.0, "j2": -0.5}, {"j1": 0.0, "j2": 2.0}
-    res = mech.simulate(1.0, dt=1e-3, q0=q0, v0=v0)
+    res = mech.simulate(1.0, dt=2e-3, q0=q0, v0=v0)
     ref = solve_ivp(lambda t, y: [y[2], y[3], *acc(*y)], (0, 1.0), [1.0, -0.5, 0.0, 2.0],
                     t_eval=res.t, rtol=1e-12, atol=1e-12).y
     q = np.c_[res.joint("j1")[:, 0], res.joint("j2")[:, 0]]
-    assert np.abs(q - ref[:2].T).max() < 1e-4                       # O(h²), h = 1 ms
+    assert np.abs(q - ref[:2].T).max() < 3e-4   # O(h²): 1.3e-4 at h = 2 ms, 3e-5 at 1 ms
     assert np.abs(res.H - res.H[0]).max() < 1e-12 * abs(res.H[0])
     assert res.constraint_residual().max() < 1e-12
 
 
 def test_pd_actuator_settles_at_static_equilibrium():
     mech, Ip, mgd = pendulum(with_pd=True)
-    res = mech.simulate(6.0, dt=5e-3, q0={"pin": 0.0})
+    res = mech.simulate(6.0, dt=1e-2, q0={"pin": 0.0})
     th = res.joint("pin")[:, 0]
     eq = brentq(lambda t: 20.0 * (t - 1.0) + mgd * np.sin(t), 0.0, 1.0)
     assert abs(th[-1] - eq) < 1e-3
     assert np.all(np.diff(res.H) <= 1e-12)                      # the damper only dissipates
     assert np.abs(res.power_residual).max() < 1e-12             # ΔH = −∫ c θ̇² dt per step
     # the spring state integrates the joint velocity at the midpoints: the angle to O(h²)
-    assert res.raw["pin.s[0]"][-1] == pytest.approx(th[-1], abs=1e-4)
+    assert res.raw["pin.s[0]"][-1] == pytest.approx(th[-1], abs=5e-4)  # 1.1e-4 at h = 10 ms
 
 
 def test_bad_joints_are_named():
@@ -179,3 +180,39 @@ def test_double_pendulum_matches_lagrangian_to_1e6_with_ida(double):
     q = np.c_[res.joint("j1")[:, 0], res.joint("j2")[:, 0]]
     assert np.abs(q - ref[:2].T).max() < 1e-6
     assert res.constraint_residual().max() < 1e-7   # IDA: velocity form only, g drifts at rtol
+
+
+def test_spherical_pendulum_euler_about_the_pivot_and_vertical_momentum():
+    """3-D check: a body on a spherical joint obeys Euler's equations about the pivot,
+    I_O ω̇ + ω × I_O ω = c × m Rᵀg (derived by hand, body frame), and keeps the vertical
+    angular momentum about the pivot (gravity has no torque about the vertical)."""
+    m, c = 2.0, np.array([0.1, -0.05, -0.6])
+    Ic = np.array([[0.2, 0.01, 0.0], [0.01, 0.25, 0.02], [0.0, 0.02, 0.1]])
+    g = np.array([0.0, 0.0, -G])
+    mech = Mechanism(gravity=g)
+    mech.add_body("bob", m, Ic, com=c)
+    mech.add_joint("ball", "spherical", "ground", "bob")
+    sys = mech.system()
+    num = sys.compile()
+    IO = Ic - m * lie.hat(c) @ lie.hat(c)                 # parallel-axis theorem
+    rng = np.random.default_rng(11)
+    M = mech.bodies["bob"].spatial_inertia
+    for _ in range(4):
+        q, w = rng.uniform(-1.5, 1.5, 3), rng.normal(size=3) * 2
+        x = mech.initial_state({"ball": q})
+        Hb = mech.bodies["bob"].pose(x[:18])
+        x[12:18] = M @ np.r_[w, 0, 0, 0]                  # pivot at the body origin: v = 0
+        z = num.z(x)
+        f0 = num.f(x, z, np.zeros(num.k), np.zeros(num.m))
+        C, B = num.constraint_jacobian(x), num.B(x)
+        xdot = f0 + B @ np.linalg.solve(C @ B, -C @ f0)
+        wdot = np.linalg.solve(M, xdot[12:18])[:3]
+        rhs = np.cross(c, m * Hb[:3, :3].T @ g) - np.cross(w, IO @ w)
+        np.testing.assert_allclose(IO @ wdot, rhs, rtol=1e-10, atol=1e-10)
+    res = mech.simulate(1.0, dt=2e-3, q0={"ball": [0.8, 0.2, 0.0]},
+                        v0={"ball": [0.0, 0.5, 3.0]})
+    Lz = [(P[:3, :3] @ (IO @ np.linalg.solve(M, x[12:18])[:3]))[2]
+          for P, x in zip(res.pose("bob"), res.raw.x, strict=True)]
+    assert np.ptp(Lz) < 1e-12 * max(1.0, abs(Lz[0]))
+    assert np.abs(res.H - res.H[0]).max() < 1e-12 * max(1.0, abs(res.H[0]))
+    assert res.constraint_residual().max() < 1e-13
