@@ -360,3 +360,17 @@ def test_state_modulated_resistor(symbolic):
     np.testing.assert_allclose(sys.rhs([p, q], [F]), [F - 5.0 * q - r * p / 2.0, p / 2.0],
                                rtol=1e-12)
     np.testing.assert_allclose(sys.output([p, q], [F]), [p / 2.0], rtol=1e-12)
+
+
+def test_port_impedance_of_a_series_rlc_bond_graph():
+    """The Se port of a series RLC: admittance I(s)/V(s) = 1/(R + Ls + 1/(Cs)); the
+    generated model records that its input is an effort, so no hint is needed."""
+    from porthamiltonian.analysis import impedance
+
+    sys = to_phs(series_rlc(), symbolic=False)
+    assert sys.port_kinds == {"u": "effort"}
+    R, L, C = 10.0, 0.1, 1e-3
+    for w in (3.0, 100.0, 1e4):
+        s_ = 1j * w
+        Z = complex(np.asarray(impedance(sys, "u")(s_)).ravel()[0])
+        np.testing.assert_allclose(Z, R + L * s_ + 1 / (C * s_), rtol=1e-10)

@@ -312,10 +312,19 @@ def _build(bg: BondGraph, mats: dict[str, Any], H: HamiltonianData, states: list
         else:
             mats = {k: A.tocsr() for k, A in mats.items()}
             Q = H.Q
-        return PHS(**mats, Q=Q, **names)
-    if not isinstance(mats["J"], sp.MatrixBase):  # numeric matrices, nonlinear storages
-        mats = {k: sp.Matrix(A.toarray()) for k, A in mats.items()}
-    return PHS(**mats, hamiltonian=H.expr, parameters=dict(bg.parameters), **names)
+        sys = PHS(**mats, Q=Q, **names)
+    else:
+        if not isinstance(mats["J"], sp.MatrixBase):  # numeric matrices, nonlinear storages
+            mats = {k: sp.Matrix(A.toarray()) for k, A in mats.items()}
+        sys = PHS(**mats, hamiltonian=H.expr, parameters=dict(bg.parameters), **names)
+    sys.port_kinds = port_kinds(bg)  # type: ignore[attr-defined]
+    return sys
+
+
+def port_kinds(bg: BondGraph) -> dict[str, str]:
+    """Which port variable each input is: an Se imposes an effort, an Sf a flow."""
+    return {p: "effort" if el.kind == "Se" else "flow"
+            for el in bg.sources() for p in expand(el.name, el.dim)}
 
 
 # ---------------------------------------------------------------------- no full integral causality

@@ -119,9 +119,14 @@ def descriptor(lm: LinearMap, H: HamiltonianData) -> DescriptorPHS:
     if not lm.exact and "hamiltonian" in energy:
         mats = {k: sp.Matrix(A) for k, A in mats.items()}
         B = sp.Matrix(B)
-    return DescriptorPHS(**mats, B=B, **energy, states=states, inputs=lm.inputs,
-                         outputs=list(lm.inputs), multipliers=[rate_name(s) for s in lm.dependent],
-                         parameters=dict(lm.graph.parameters), name=lm.graph.name)
+    from .generate import port_kinds
+
+    model = DescriptorPHS(**mats, B=B, **energy, states=states, inputs=lm.inputs,
+                          outputs=list(lm.inputs),
+                          multipliers=[rate_name(s) for s in lm.dependent],
+                          parameters=dict(lm.graph.parameters), name=lm.graph.name)
+    model.port_kinds = port_kinds(lm.graph)  # type: ignore[attr-defined]
+    return model
 
 
 def merged(lm: LinearMap, H: HamiltonianData, report: Any) -> PHS:
