@@ -363,7 +363,7 @@ def test_state_modulated_resistor(symbolic):
 
 
 def test_port_impedance_of_a_series_rlc_bond_graph():
-    """The Se port of a series RLC: admittance I(s)/V(s) = 1/(R + Ls + 1/(Cs)); the
+    """The Se port of a series RLC has the impedance V(s)/I(s) = R + Ls + 1/(Cs); the
     generated model records that its input is an effort, so no hint is needed."""
     from porthamiltonian.analysis import impedance
 
