@@ -52,3 +52,16 @@ def test_adaptive_discrete_gradient_keeps_the_power_balance_exact():
     scale = np.max(h) * max(np.max(np.abs(res.supplied)), np.max(np.abs(res.dissipated)))
     assert np.max(np.abs(res.power_residual)) <= 1e-12 * scale
     assert h.max() > 3 * h.min()
+
+
+@pytest.mark.parametrize("bad", [{"max_step": 0.0}, {"first_step": -1.0}, {"rtol": 0.0}])
+def test_bad_step_controls_are_refused(bad):
+    from porthamiltonian import ModelError
+
+    with pytest.raises(ModelError, match=next(iter(bad))):
+        simulate(oscillator(), (0.0, 1.0), [1.0, 0.0], **bad)
+
+
+def test_max_step_caps_adaptive_steps():
+    res = simulate(oscillator(), (0.0, 2.0), [1.0, 0.0], rtol=1e-3, max_step=0.01)
+    assert np.max(np.diff(res.t)) <= 0.01 * (1 + 1e-3)  # a step may stretch 0.1 % to a stop

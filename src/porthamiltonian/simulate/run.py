@@ -144,6 +144,9 @@ def simulate(
     if dt is None and not (0 < rtol < 1 and atol > 0):
         raise ModelError(f"adaptive steps need 0 < rtol < 1 and atol > 0, got rtol={rtol!r}, "
                          f"atol={atol!r}")
+    for name, value in (("max_step", max_step), ("first_step", first_step)):
+        if value is not None and not value > 0:
+            raise ModelError(f"{name} must be a positive number of seconds, got {value!r}")
     mod = None
     if modulation is not None:
         mod = Modulation(system, modulation)
