@@ -4,7 +4,8 @@
 * :mod:`.rigid_body` — a rigid body as a port-Hamiltonian system on SE(3);
 * :mod:`.joints` — lower kinematic pairs as constraints on the poses;
 * :mod:`.graph` — mechanism graphs (spanning tree, cycles, co-cycles);
-* :mod:`.mechanism` — :class:`Mechanism`: bodies + joints → DescriptorPHS, simulation.
+* :mod:`.mechanism` — :class:`Mechanism`: bodies + joints → DescriptorPHS, simulation;
+* :mod:`.spec` — a mechanism from the ``mechanism:`` mapping of a model file.
 """
 
 from . import lie
@@ -12,5 +13,7 @@ from .graph import MechanismGraph
 from .joints import Joint
 from .mechanism import Mechanism, MechanismResult
 from .rigid_body import RigidBody
+from .spec import mechanism_from_spec
 
-__all__ = ["lie", "Joint", "Mechanism", "MechanismGraph", "MechanismResult", "RigidBody"]
+__all__ = ["lie", "Joint", "Mechanism", "MechanismGraph", "MechanismResult", "RigidBody",
+           "mechanism_from_spec"]

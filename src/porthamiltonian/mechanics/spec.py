@@ -1,0 +1,100 @@
+"""A :class:`Mechanism` from a plain mapping — the ``mechanism:`` section of a model file.
+
+.. code-block:: yaml
+
+    parameters: {m1: 1.2, L1: 0.9}
+    mechanism:
+      gravity: [0, -9.81, 0]
+      bodies:
+        - {name: upper, mass: m1, inertia: [0.09, 0.005, 0.09], com: [0, "-L1/2", 0]}
+      joints:
+        - {name: shoulder, kind: revolute, parent: ground, child: upper, axis: [0, 0, 1]}
+      actuators:
+        - {joint: shoulder, stiffness: 0, damping: 0.1, setpoint: 0}
+
+Every number may be an expression in the (numeric) parameters, read with the safe
+parser :func:`porthamiltonian.expr.parse_expression`.  Errors name the entry at fault
+(``mechanism.bodies[0] (upper).mass``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from ..errors import ModelError
+from ..expr import parse_expression
+from .mechanism import Mechanism
+
+__all__ = ["mechanism_from_spec"]
+
+_BODY = {"name", "mass", "inertia", "com"}
+_JOINT = {"name", "kind", "parent", "child", "axis", "axis2", "parent_anchor", "child_anchor"}
+_ACT = {"joint", "stiffness", "damping", "setpoint"}
+
+
+def _number(value: Any, names: Mapping[str, sp.Expr], where: str) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_number(v, names, f"{where}[{i}]") for i, v in enumerate(value)]
+    expr = parse_expression(value, names, where=where)
+    if expr.free_symbols:
+        raise ModelError(f"{where}: {value!r} depends on {sorted(map(str, expr.free_symbols))}"
+                         " without numeric values; give them under parameters")
+    return float(expr)
+
+
+def _entries(spec: Mapping[str, Any], key: str, allowed: set[str], required: set[str]
+             ) -> list[tuple[str, dict]]:
+    items = spec.get(key, []) or []
+    if not isinstance(items, list):
+        raise ModelError(f"mechanism.{key} must be a list of mappings")
+    out = []
+    for i, item in enumerate(items):
+        label = f"mechanism.{key}[{i}]"
+        if not isinstance(item, Mapping):
+            raise ModelError(f"{label} must be a mapping")
+        if "name" in item or "joint" in item:
+            label += f" ({item.get('name', item.get('joint'))})"
+        unknown = set(item) - allowed
+        if unknown:
+            raise ModelError(f"{label}: unknown key(s) {sorted(unknown)}; allowed: "
+                             f"{sorted(allowed)}")
+        missing = required - set(item)
+        if missing:
+            raise ModelError(f"{label}: missing {sorted(missing)}")
+        out.append((label, dict(item)))
+    return out
+
+
+def mechanism_from_spec(spec: Mapping[str, Any],
+                        parameters: Mapping[str, float] | None = None) -> Mechanism:
+    """Build a :class:`Mechanism` from the mapping of a ``mechanism:`` section."""
+    if not isinstance(spec, Mapping):
+        raise ModelError("mechanism: expected a mapping with bodies, joints, actuators")
+    unknown = set(spec) - {"gravity", "bodies", "joints", "actuators", "name"}
+    if unknown:
+        raise ModelError(f"mechanism: unknown key(s) {sorted(unknown)}; allowed: gravity, "
+                         "bodies, joints, actuators, name")
+    names = {k: sp.Float(v) for k, v in (parameters or {}).items()}
+    num = lambda v, where: _number(v, names, where)  # noqa: E731
+    mech = Mechanism(gravity=np.asarray(num(spec.get("gravity", [0, 0, 0]),
+                                            "mechanism.gravity")),
+                     name=str(spec.get("name", "mechanism")))
+    for label, b in _entries(spec, "bodies", _BODY, {"name", "mass", "inertia"}):
+        mech.add_body(str(b["name"]), num(b["mass"], f"{label}.mass"),
+                      num(b["inertia"], f"{label}.inertia"),
+                      num(b.get("com", [0, 0, 0]), f"{label}.com"))
+    for label, j in _entries(spec, "joints", _JOINT, {"name", "kind", "parent", "child"}):
+        geo = {k: num(j[k], f"{label}.{k}") for k in ("axis", "axis2", "parent_anchor",
+                                                      "child_anchor") if k in j}
+        mech.add_joint(str(j["name"]), str(j["kind"]), str(j["parent"]), str(j["child"]),
+                       **geo)
+    for label, a in _entries(spec, "actuators", _ACT, {"joint"}):
+        mech.add_actuator(str(a["joint"]), num(a.get("stiffness", 0.0), f"{label}.stiffness"),
+                          num(a.get("damping", 0.0), f"{label}.damping"),
+                          None if a.get("setpoint") is None
+                          else num(a["setpoint"], f"{label}.setpoint"))
+    return mech
