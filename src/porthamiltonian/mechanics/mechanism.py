@@ -473,9 +473,10 @@ class MechanismResult:
         j = self.mechanism.joints.get(name)
         if j is None:
             raise ModelError(f"joint: unknown joint {name!r}")
-        P1 = np.eye(4)[None] if j.parent == GROUND else self.pose(j.parent)
-        P2 = self.pose(j.child)
-        q = np.array([j.coordinates(P1[min(k, len(P1) - 1)], P2[k]) for k in range(len(P2))])
+        n = len(self.t)
+        P1, P2 = (np.tile(np.eye(4), (n, 1, 1)) if b == GROUND else self.pose(b)
+                  for b in (j.parent, j.child))
+        q = np.array([j.coordinates(P1[k], P2[k]) for k in range(n)])
         if j.kind in ("revolute", "cylindrical", "universal"):
             q[:, 0] = np.unwrap(q[:, 0])
         if j.kind == "universal":
