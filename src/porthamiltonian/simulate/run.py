@@ -199,7 +199,7 @@ def make_method(name: str, dyn: Dynamics, system: Any, **kw: Any) -> Method:
     if name == "midpoint":
         return Midpoint(dyn, **kw)
     if name == "discrete_gradient":
-        return DiscreteGradient(dyn, **kw)
+        return DiscreteGradient(dyn, nodes=avf_nodes(_hamiltonian_degree(system)), **kw)
     if name == "avf":
         return AVF(dyn, nodes=avf_nodes(_hamiltonian_degree(system)), **kw)
     if name in ("gauss1", "gauss2", "gauss3"):
