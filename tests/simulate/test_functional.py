@@ -57,3 +57,11 @@ def test_lossless_fpu_chain_conserves_energy_with_sparse_newton():
 def test_inconsistent_gradient_is_reported():
     with pytest.raises(ModelError, match=r"gradient\[q\]"):
         _duffing_functions(wrong=True).check_derivatives([0.7, 0.1])
+
+
+def test_output_feedback_on_a_function_phs():
+    # u = −c y with y = p (the velocity): the same damped Duffing oscillator as R = c
+    a = simulate(_duffing_functions(c=0.0), (0.0, 3.0), [1.0, 0.0],
+                 u=lambda t, x, y: -0.3 * y[0], method="avf", dt=0.02)
+    b = simulate(duffing(c=0.3), (0.0, 3.0), [1.0, 0.0], method="avf", dt=0.02)
+    np.testing.assert_allclose(a.x, b.x, atol=1e-9)

@@ -81,6 +81,17 @@ class FunctionPHS:
         self.degree = degree
         self._numeric: NumericPHS | None = None
 
+    def matrices(self) -> dict[str, Any]:
+        """``{"J": J, "R": R, "G": G, "P": P, "M": M, "S": S}`` (constant)."""
+        return self._carrier.matrices()
+
+    J = property(lambda self: self._carrier.J, doc="Interconnection matrix (skew).")
+    R = property(lambda self: self._carrier.R, doc="Dissipation matrix.")
+    G = property(lambda self: self._carrier.G, doc="Input matrix.")
+    P = property(lambda self: self._carrier.P, doc="Dissipative input matrix.")
+    M = property(lambda self: self._carrier.M, doc="Skew feed-through.")
+    S = property(lambda self: self._carrier.S, doc="Symmetric feed-through.")
+
     def compile(self) -> NumericPHS:
         """The numeric evaluation interface (built once)."""
         if self._numeric is not None:
