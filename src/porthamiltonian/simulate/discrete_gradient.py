@@ -51,7 +51,7 @@ import scipy.sparse as sps
 
 from .base import Dynamics, StepInfo
 from .midpoint import Midpoint
-from .newton import Factorization, NewtonFailure, newton
+from .newton import SimplifiedNewton
 
 __all__ = ["DiscreteGradient", "AVF"]
 
@@ -66,7 +66,7 @@ class _DiscreteGradientMethod:
         self.dyn = dyn
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._midpoint = Midpoint(dyn, newton_tol=newton_tol, max_newton=max_newton)
-        self._frozen: tuple[float, Factorization] | None = None
+        self._newton = SimplifiedNewton(newton_tol, max_newton)
         self._last: tuple[float, np.ndarray, float, np.ndarray] | None = None
         self._prev_d: np.ndarray | None = None
 
@@ -94,27 +94,6 @@ class _DiscreteGradientMethod:
         f0 = dyn.f(x, dyn.u(t, x))
         xm = x + 0.5 * h * f0
         return h * dyn.f(xm, dyn.u(t + 0.5 * h, xm))
-
-    def _solve(self, F: Any, Jac: Any, w0: np.ndarray, scale: float, h: float) -> Any:
-        """Simplified Newton with the step matrix of an earlier step (same ``h``), then
-        with a fresh one, then full Newton (Hairer & Wanner, *Solving ODEs II*, §IV.8).
-        The converged increment solves the same equations, so the energy balance is
-        unaffected; only the work changes."""
-        kw = {"scale": scale, "tol": self.newton_tol}
-        frozen = self._frozen if self._frozen is not None and self._frozen[0] == h else None
-        for attempt in range(2):
-            if frozen is None:
-                frozen = (h, Factorization(Jac(w0)))
-            try:
-                res = newton(F, None, w0, factorization=frozen[1], max_iter=8, **kw)
-                self._frozen = frozen
-                if attempt:
-                    res.nfev += 1  # the Jacobian evaluation
-                return res
-            except NewtonFailure:
-                frozen = None
-        self._frozen = None
-        return newton(F, Jac, w0, max_iter=self.max_newton, **kw)
 
     def _sparse_jacobian(self, xm: np.ndarray, um: np.ndarray, Dz: Any, h: float) -> Any:
         """``I − h (J−R) D`` for constant structure and a sparse ``D`` (else ``None``)."""
@@ -148,7 +127,8 @@ class _DiscreteGradientMethod:
             return np.eye(n) - h * (0.5 * structural + JR @ _dense(Dz))
 
         w0 = self._predict(x, t, h)
-        res = self._solve(F, Jac, w0, float(np.max(np.abs(x), initial=0.0)), h)
+        res = self._newton.solve(F, Jac, w0, float(np.max(np.abs(x), initial=0.0)),
+                                 (h, dyn.key))
         d = res.w
         self._last = (t + h, x + d, h, d)
         xm = x + 0.5 * d

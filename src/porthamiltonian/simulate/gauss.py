@@ -37,7 +37,7 @@ import scipy.sparse as sps
 
 from .base import Dynamics, StepInfo
 from .midpoint import identity_minus
-from .newton import Factorization, cached_factorization, newton
+from .newton import Factorization, SimplifiedNewton, cached_factorization
 
 __all__ = ["Gauss", "gauss_tableau"]
 
@@ -77,6 +77,7 @@ class Gauss:
                 j = int(np.argmin(np.abs(lam - np.conj(lam[i]))))
             self._pairs.append((i, j))
         self.newton_tol, self.max_newton = newton_tol, max_newton
+        self._newton = SimplifiedNewton(newton_tol, max_newton)
         self._lu: dict[tuple[float, Any], Factorization] = {}
 
     def _stages(self, x: np.ndarray, K: np.ndarray, h: float) -> np.ndarray:
@@ -115,9 +116,8 @@ class Gauss:
             K = self._affine_stages(x, h, stage_inputs(np.tile(x, (s, 1))))
             iterations = nfev = 1
         else:
-            res = newton(F, Jac, np.tile(dyn.f(x, dyn.u(t, x)), s),
-                         scale=float(np.max(np.abs(x), initial=0.0)), tol=self.newton_tol,
-                         max_iter=self.max_newton)
+            res = self._newton.solve(F, Jac, np.tile(dyn.f(x, dyn.u(t, x)), s),
+                                     float(np.max(np.abs(x), initial=0.0)), (h, dyn.key))
             K, iterations, nfev = res.w.reshape(s, n), res.iterations, res.nfev
         X = self._stages(x, K, h)
         U = stage_inputs(X)

@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sps
 
 from .base import Dynamics, StepInfo
-from .newton import Factorization, cached_factorization, newton
+from .newton import Factorization, SimplifiedNewton, cached_factorization
 
 __all__ = ["Midpoint"]
 
@@ -56,6 +56,7 @@ class Midpoint:
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._lu: dict[tuple[float, Any], Factorization] = {}
         self._scaled_key: Any = None
+        self._newton = SimplifiedNewton(newton_tol, max_newton)
         self._scaled: tuple[Any, Any] = (None, None)
 
     def scaled(self, h: float) -> tuple[Any, Any]:
@@ -88,10 +89,8 @@ class Midpoint:
             d = self._factor(h).solve(h * dyn.f(x, um))
             iterations = nfev = 1
         else:
-            res = newton(
-                F, Jac, h * dyn.f(x, dyn.u(t, x)), scale=float(np.max(np.abs(x), initial=0.0)),
-                tol=self.newton_tol, max_iter=self.max_newton,
-            )
+            res = self._newton.solve(F, Jac, h * dyn.f(x, dyn.u(t, x)),
+                                     float(np.max(np.abs(x), initial=0.0)), (h, dyn.key))
             d, iterations, nfev = res.w, res.iterations, res.nfev
         x_new = x + d
         xm = x + 0.5 * d

@@ -36,7 +36,8 @@ import scipy.sparse.linalg as spla
 
 _getrs = sla.lapack.dgetrs
 
-__all__ = ["Factorization", "NewtonFailure", "NewtonResult", "newton", "cached_factorization"]
+__all__ = ["Factorization", "NewtonFailure", "NewtonResult", "newton", "cached_factorization",
+           "SimplifiedNewton"]
 
 #: LU factors kept per method: adaptive steps and switching create a few step sizes and
 #: structures each; the bound keeps memory finite when they keep changing
@@ -160,3 +161,34 @@ def newton(
             raise NewtonFailure(f"Newton diverging (update {size:.3g} after {k} iterations)")
         prev = size
     raise NewtonFailure(f"no convergence in {max_iter} Newton iterations")
+
+
+class SimplifiedNewton:
+    """Newton for a sequence of similar step equations (one per step of a method).
+
+    Tries simplified Newton with the step matrix factored at an earlier step (same
+    ``key``, e.g. the step size), then with a freshly factored one, then full Newton
+    (Hairer & Wanner, *Solving ODEs II*, §IV.8).  The accepted solution satisfies the
+    same equations in every case — only the work changes.
+    """
+
+    def __init__(self, tol: float, max_iter: int) -> None:
+        self.tol, self.max_iter = tol, max_iter
+        self._frozen: tuple[Any, Factorization] | None = None
+
+    def solve(self, F: Callable[[np.ndarray], np.ndarray], Jac: Callable[[np.ndarray], Any],
+              w0: np.ndarray, scale: float, key: Any) -> NewtonResult:
+        frozen = self._frozen if self._frozen is not None and self._frozen[0] == key else None
+        for attempt in range(2):
+            if frozen is None:
+                frozen = (key, Factorization(Jac(w0)))
+            try:
+                res = newton(F, None, w0, scale=scale, tol=self.tol, max_iter=8,
+                             factorization=frozen[1])
+                self._frozen = frozen
+                res.nfev += attempt  # the Jacobian evaluation of a fresh factorization
+                return res
+            except NewtonFailure:
+                frozen = None
+        self._frozen = None
+        return newton(F, Jac, w0, scale=scale, tol=self.tol, max_iter=self.max_iter)
