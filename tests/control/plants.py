@@ -83,3 +83,23 @@ def dc_motor() -> PHS:
     return PHS(J=J, R=sp.diag(Ra, b, 0), G=[[1], [0], [0]],
                hamiltonian=lam**2 / (2 * L) + p**2 / (2 * Jm), states=["lam", "p", "theta"],
                inputs=["V"], outputs=["i"], parameters=dict(DC_MOTOR), name="dc motor")
+
+
+BOOST = {"L": 1e-3, "C": 1e-4, "R": 10.0}
+
+
+@cache
+def boost_averaged() -> PHS:
+    r"""Averaged boost converter (Duindam et al. 2009, §3.1; Escobar, van der Schaft, Ortega
+    1999) with μ = 1 − duty as an input: x1 = inductor flux (Wb), x2 = capacitor charge (C),
+
+        ẋ = [[0, −μ], [μ, −1/R]] ∇H + [E; 0],   μ J1∇H = [−x2/C; x1/L] μ,
+
+    so inputs (mu, E) with G = [[−x2/C, 1], [x1/L, 0]] (state-dependent).
+    """
+    x1, x2 = sp.symbols("x1 x2", real=True)
+    L, C, R = sp.symbols("L C R", positive=True)
+    return PHS(R=sp.diag(0, 1 / R), G=sp.Matrix([[-x2 / C, 1], [x1 / L, 0]]),
+               hamiltonian=x1**2 / (2 * L) + x2**2 / (2 * C), states=["x1", "x2"],
+               inputs=["mu", "E"], outputs=["y_mu", "i_source"], parameters=dict(BOOST),
+               name="boost converter (averaged)")

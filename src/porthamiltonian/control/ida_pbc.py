@@ -67,7 +67,11 @@ class IdaPbc:
     values : dict
         Parameter name → number, used for everything numeric.
     drift : sympy.Matrix
-        The plant's :math:`(J - R)\nabla H`.
+        The plant's :math:`(J - R)\nabla H + g_f u_f` (``u_f`` the fixed inputs).
+    control_inputs : list of str
+        The plant inputs the law drives (all but ``fixed_inputs``).
+    fixed_inputs : dict
+        Inputs held at constant values (sources), name → value.
     """
 
     system: PHS
@@ -81,6 +85,8 @@ class IdaPbc:
     x_star: np.ndarray
     values: dict[str, Any]
     drift: sp.Matrix
+    control_inputs: list[str] = field(default_factory=list)
+    fixed_inputs: dict[str, Any] = field(default_factory=dict)
     solution: MatchingSolution | None = None
     phi: sp.Expr | None = None
     law: sp.Matrix = field(default_factory=sp.Matrix)
@@ -109,7 +115,7 @@ class IdaPbc:
         return self._compiled[key]
 
     def law_numeric(self, x: Any) -> np.ndarray:
-        """``u = β(x)`` (in the units of the plant's inputs) at a state ``x`` (array)."""
+        """``u = β(x)`` of the control inputs (their units) at a state ``x`` (array)."""
         f = self._function("law", self.law)
         return np.asarray(f(np.asarray(x, dtype=float)), dtype=float).reshape(-1)
 
@@ -130,30 +136,43 @@ class IdaPbc:
         """
         if "closed_loop" not in self._compiled:
             params = {k: float(sp.sympify(v)) for k, v in self.values.items()}
+            outputs = [self.system.outputs[list(self.system.inputs).index(u)]
+                       for u in self.control_inputs]
             self._compiled["closed_loop"] = PHS(
                 J=self.Jd, R=self.Rd, G=self.g, hamiltonian=self.Hd,
-                states=list(self.states), inputs=list(self.system.inputs),
-                outputs=list(self.system.outputs), parameters=params,
+                states=list(self.states), inputs=list(self.control_inputs),
+                outputs=outputs, parameters=params,
                 name=f"{self.system.name or 'plant'} under IDA-PBC")
         return self._compiled["closed_loop"]
 
     def feedback(self) -> Callable[[float, np.ndarray], np.ndarray]:
-        """``u(t, x) = β(x)`` for :func:`porthamiltonian.simulate` on the plant."""
-        return lambda t, x: self.law_numeric(x)
+        """``u(t, x)`` for :func:`porthamiltonian.simulate` on the plant: ``β(x)`` on the
+        control inputs, the fixed values on the others (in the plant's input order)."""
+        names = list(self.system.inputs)
+        ctrl = [names.index(u) for u in self.control_inputs]
+        base = np.array([float(sp.sympify(self.fixed_inputs.get(u, 0.0))) for u in names])
+
+        def u(t: float, x: np.ndarray) -> np.ndarray:
+            out = base.copy()
+            out[ctrl] = self.law_numeric(x)
+            return out
+
+        return u
 
     def __repr__(self) -> str:
         return (f"<IdaPbc for {self.system.name or 'plant'}: Hd = {self.Hd}, "
                 f"u = {list(self.law)}>")
 
 
-def solve_matching(system: PHS, Jd: Any, Rd: Any = None, *, Md: Any = None) -> MatchingSolution:
+def solve_matching(system: PHS, Jd: Any, Rd: Any = None, *, Md: Any = None,
+                   fixed_inputs: Mapping[str, Any] | None = None) -> MatchingSolution:
     r"""General solution of the matching equations (free function exposed).
 
     Parameters as in :func:`ida_pbc`.  Returns a :class:`MatchingSolution` whose
     ``Hd`` contains the undefined function :math:`\Phi` of ``arguments``; choose it with
     ``solution.with_free_function(lambda *z: ...)`` or pass ``phi=`` to :func:`ida_pbc`.
     """
-    return _setup(system, Jd, Rd, Md)["solve"]()
+    return _setup(system, Jd, Rd, Md, fixed_inputs=fixed_inputs)["solve"]()
 
 
 def ida_pbc(
@@ -166,6 +185,7 @@ def ida_pbc(
     *,
     phi: Any = None,
     parameters: Mapping[str, Any] | None = None,
+    fixed_inputs: Mapping[str, Any] | None = None,
     check: bool = True,
     tol: float = 1e-10,
 ) -> IdaPbc:
@@ -197,6 +217,11 @@ def ida_pbc(
         :math:`\|\nabla^2 h_p(x^\star)\| / \|N N^\top\|` of the rest of the Hessian.
     parameters : mapping, optional
         Values of design symbols (name → number) in ``Jd``, ``Rd``, ``Hd``, ``Md``, ``phi``.
+    fixed_inputs : mapping, optional
+        Plant inputs held at constant values, name → value (a supply voltage); they
+        enter the drift :math:`f = (J - R)\nabla H + g_f u_f`, which replaces
+        :math:`(J - R)\nabla H` in the matching equations and the law, and the law
+        drives the remaining inputs only.
     check : bool
         Raise when a supplied ``Hd`` does not satisfy the matching equations (default);
         with ``False`` the design is returned and ``.residual(x)`` reports the mismatch.
@@ -216,7 +241,7 @@ def ida_pbc(
         without solution, a supplied ``Hd`` with non-zero residual, or ``x*`` not a
         strict minimum of ``Hd``.
     """
-    setup = _setup(system, Jd, Rd, Md, parameters)
+    setup = _setup(system, Jd, Rd, Md, parameters, fixed_inputs)
     xs, states = setup["x"], setup["states"]
     xstar = state_vector(x_star, states)
     values = setup["values"]
@@ -229,10 +254,10 @@ def ida_pbc(
                                                     setup["params"])
     else:
         Hd_expr = as_state_expr(Hd, xs, {**system.parameters, **setup["params"]}, "Hd")
-    drift = (setup["J"] - setup["R"]) * sp.Matrix([sp.diff(setup["H"], x) for x in xs])
     design = IdaPbc(system=system, states=states, x=xs, Jd=setup["Jd"], Rd=setup["Rd"],
                     g=setup["g"], g_perp=setup["g_perp"], Hd=Hd_expr, x_star=xstar,
-                    values=values, drift=drift, solution=solution, phi=chosen_phi)
+                    values=values, drift=setup["drift"], control_inputs=setup["control"],
+                    fixed_inputs=setup["fixed"], solution=solution, phi=chosen_phi)
     if Hd is not None and check:
         _check_supplied(design, tol)
     design.law = _law(design)
@@ -244,9 +269,22 @@ def ida_pbc(
 
 # ---------------------------------------------------------------------- set-up
 def _setup(system: PHS, Jd: Any, Rd: Any, Md: Any,
-           parameters: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    xs, H, J, R, g = plant_matrices(system)
+           parameters: Mapping[str, Any] | None = None,
+           fixed_inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    xs, H, J, R, g_all = plant_matrices(system)
     states = list(system.states)
+    fixed = dict(fixed_inputs or {})
+    unknown = sorted(set(fixed) - set(system.inputs))
+    if unknown:
+        raise ModelError(f"fixed_inputs: {', '.join(unknown)} not among the plant's inputs "
+                         f"({', '.join(system.inputs)})")
+    control = [u for u in system.inputs if u not in fixed]
+    if not control:
+        raise ModelError("every input is fixed: IDA-PBC needs at least one control input")
+    cols = [list(system.inputs).index(u) for u in control]
+    g = g_all.extract(list(range(g_all.rows)), cols)
+    u_f = sp.Matrix([sp.sympify(fixed.get(u, 0)) for u in system.inputs])
+    drift = (J - R) * sp.Matrix([sp.diff(H, x) for x in xs]) + g_all * u_f
     n, m = g.shape
     params = dict(parameters or {})
     values: dict[str, Any] = {s.name: v for s, v in system.parameter_values().items()}
@@ -270,9 +308,8 @@ def _setup(system: PHS, Jd: Any, Rd: Any, Md: Any,
                          "needs independent inputs (remove or combine dependent ports)")
     g_perp = annihilator(g)
     labels = [_row_label(g_perp[i, :], states) for i in range(g_perp.rows)]
-    gradH = sp.Matrix([sp.diff(H, x) for x in xs])
     A = g_perp * (Jd_m - Rd_m)
-    b = g_perp * (J - R) * gradH
+    b = g_perp * drift
 
     def solve() -> MatchingSolution:
         rhs = b - A * sp.Matrix([sp.diff(known, x) for x in xs])
@@ -299,7 +336,8 @@ def _setup(system: PHS, Jd: Any, Rd: Any, Md: Any,
 
     return {"x": xs, "states": states, "H": H, "J": J, "R": R, "g": sp.ImmutableMatrix(g),
             "g_perp": g_perp, "Jd": sp.ImmutableMatrix(Jd_m), "Rd": sp.ImmutableMatrix(Rd_m),
-            "values": values, "params": params, "b": b, "labels": labels, "solve": solve}
+            "values": values, "params": params, "b": b, "labels": labels, "solve": solve,
+            "drift": drift, "control": control, "fixed": fixed}
 
 
 def _row_label(row: sp.Matrix, states: list[str]) -> str:
@@ -326,7 +364,8 @@ def _check_assignable(setup: dict[str, Any], xstar: np.ndarray, tol: float) -> N
         if abs(v) > tol * scale * 1e3:
             raise ModelError(
                 f"x* is not an assignable equilibrium: the matching equation "
-                f"{setup['labels'][i]} is unactuated and has (J − R)∇H = {v:.6g} ≠ 0 at x*; "
+                f"{setup['labels'][i]} is unactuated and its drift (J − R)∇H (+ fixed "
+                f"inputs) is {v:.6g} ≠ 0 at x*; "
                 "no input can hold the plant there — choose x* with g⊥(J − R)∇H(x*) = 0"
             )
 
