@@ -16,8 +16,11 @@ the accepted solution is accurate to round-off for ``tol`` ≈ 1e-12.  An iterat
 whose updates stop decreasing below :math:`10^{-8}` of the scale has reached the
 round-off floor and is accepted as well.  A *simplified* Newton iteration (a
 factorization reused from an earlier step for a nonlinear ``F``) converges only
-linearly, so its last update says little about the remaining error: it stops only
-when the residual :math:`\|F(w)\|_\infty` itself is below
+linearly, so its last update says little about the remaining error: it continues
+until the updates reach the round-off floor (below :math:`16\epsilon` of the scale, or
+no longer shrinking by 0.3 per iteration once below ``tol``) — so that quantities the
+exact step conserves (quadratic invariants of the midpoint rule) stay at round-off — and
+then accepts only when the residual :math:`\|F(w)\|_\infty` itself is below
 :math:`\mathrm{tol}\,(0.1\|w\|_\infty + 10^{-3}\|x\|_\infty)` — the discrete power
 balance is off by :math:`\bar z^\top F(w)`, so this bounds its error relative to the
 energy exchanged in the step.
@@ -35,6 +38,7 @@ import scipy.sparse as sps
 import scipy.sparse.linalg as spla
 
 _getrs = sla.lapack.dgetrs
+_EPS = float(np.finfo(float).eps)
 
 __all__ = ["Factorization", "NewtonFailure", "NewtonResult", "newton", "cached_factorization",
            "SimplifiedNewton"]
@@ -148,8 +152,9 @@ def newton(
         bound = scale + (float(np.max(np.abs(w))) if w.size else 0.0) + tiny
         if not np.isfinite(size):
             raise NewtonFailure("non-finite Newton update")
-        if frozen:  # linear convergence: test the residual of the updated w itself
-            if size <= tol * bound:
+        if frozen:  # linear convergence: iterate down to the round-off floor, then check F
+            floor = size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev)
+            if floor:
                 r = residual(w)
                 nfev += 1
                 wmax = float(np.max(np.abs(w), initial=0.0))
