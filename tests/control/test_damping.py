@@ -89,3 +89,19 @@ def test_bad_gains_name_the_entry():
         control.damping_injection(two, np.eye(3))
     with pytest.raises(ModelError, match="no port 'c'"):
         control.damping_injection(two, 1.0, ports=["c"])
+
+
+def test_feed_through_on_the_closed_port_is_solved_exactly():
+    # y = Gᵀ Q x + S u with S = s > 0: u = −K y + v gives u = (v − K Gᵀ Q x)/(1 + K s)
+    rng = np.random.default_rng(6)
+    A = rng.normal(size=(3, 3))
+    G = rng.normal(size=(3, 1))
+    Q = np.diag([1.0, 2.0, 0.5])
+    s, K = 0.7, 2.5
+    plant = PHS(J=A - A.T, G=G, S=[[s]], Q=Q, inputs=["a"])
+    cl = control.damping_injection(plant, K)
+    for x in rng.normal(size=(4, 3)):
+        v = rng.normal(size=1)
+        u = (v - K * (G.T @ Q @ x)) / (1 + K * s)
+        assert cl.rhs(x, v) == pytest.approx(plant.rhs(x, u), abs=1e-12)
+        assert cl.output(x, v) == pytest.approx(plant.output(x, u), abs=1e-12)
