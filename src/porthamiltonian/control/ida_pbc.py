@@ -21,8 +21,7 @@ Duindam et al. 2009, §5.3).  For mechanical systems with a target inertia
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -31,137 +30,14 @@ import sympy as sp
 from ..errors import ModelError
 from ..phs import PHS
 from ..structure import check_psd, check_skew, check_symmetric
+from .design import IdaPbc
+from .free_function import choose_free_function
 from .matching import MatchingSolution, NotSolvable, annihilator, solve_linear_pdes
 from .mechanical import mechanical_setup
-from .minimum import MinimumCheck, check_strict_minimum, state_vector
+from .minimum import check_strict_minimum, state_vector
 from .symbolic import as_state_expr, as_state_matrix, plant_matrices, substitute_by_name
 
 __all__ = ["IdaPbc", "ida_pbc", "solve_matching"]
-
-
-@dataclass(eq=False)
-class IdaPbc:
-    r"""An IDA-PBC design: law, closed loop and checks (built by :func:`ida_pbc`).
-
-    Attributes
-    ----------
-    system : PHS
-        The plant.
-    states : list of str
-    x : list of SymPy symbols
-        The plant's state symbols (real).
-    law : sympy.Matrix (m × 1)
-        :math:`\beta(x)` in the state symbols (parameters symbolic where they were).
-    Hd : SymPy expression
-        Closed-loop energy (J), with the free function chosen.
-    Jd, Rd : sympy.ImmutableMatrix
-    g_perp : sympy.Matrix
-        The left annihilator used in the matching equations (rows).
-    solution : MatchingSolution or None
-        The general solution with its free function (``None`` when ``Hd`` was supplied).
-    phi : SymPy expression or None
-        The free function chosen, in the arguments ``solution.arguments``.
-    minimum : MinimumCheck
-        ``∇Hd(x*)``, ``∇²Hd(x*)`` and its eigenvalues.
-    x_star : numpy.ndarray
-    values : dict
-        Parameter name → number, used for everything numeric.
-    drift : sympy.Matrix
-        The plant's :math:`(J - R)\nabla H + g_f u_f` (``u_f`` the fixed inputs).
-    control_inputs : list of str
-        The plant inputs the law drives (all but ``fixed_inputs``).
-    fixed_inputs : dict
-        Inputs held at constant values (sources), name → value.
-    """
-
-    system: PHS
-    states: list[str]
-    x: list[sp.Symbol]
-    Jd: sp.ImmutableMatrix
-    Rd: sp.ImmutableMatrix
-    g: sp.ImmutableMatrix
-    g_perp: sp.Matrix
-    Hd: sp.Expr
-    x_star: np.ndarray
-    values: dict[str, Any]
-    drift: sp.Matrix
-    control_inputs: list[str] = field(default_factory=list)
-    fixed_inputs: dict[str, Any] = field(default_factory=dict)
-    solution: MatchingSolution | None = None
-    phi: sp.Expr | None = None
-    law: sp.Matrix = field(default_factory=sp.Matrix)
-    minimum: MinimumCheck | None = None
-    _compiled: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    # ------------------------------------------------------------------ symbolic
-    @property
-    def residual_expr(self) -> sp.Matrix:
-        r""":math:`g^\perp[(J - R)\nabla H - (J_d - R_d)\nabla H_d]`, simplified."""
-        return self._residual_matrix().applyfunc(sp.simplify)
-
-    def _residual_matrix(self) -> sp.Matrix:
-        gHd = sp.Matrix([sp.diff(self.Hd, x) for x in self.x])
-        return self.g_perp * (self.drift - (self.Jd - self.Rd) * gHd)
-
-    # ------------------------------------------------------------------ numeric
-    def _function(self, key: str, expr: Any) -> Callable[..., Any]:
-        if key not in self._compiled:
-            e = substitute_by_name(expr, self.values)
-            extra = sorted(s.name for s in e.free_symbols - set(self.x))
-            if extra:
-                raise ModelError(f"{key} has symbols without a value: {', '.join(extra)}; "
-                                 "give them with parameters={...} or the plant's parameters")
-            self._compiled[key] = sp.lambdify([list(self.x)], e, modules="numpy", cse=True)
-        return self._compiled[key]
-
-    def law_numeric(self, x: Any) -> np.ndarray:
-        """``u = β(x)`` of the control inputs (their units) at a state ``x`` (array)."""
-        f = self._function("law", self.law)
-        return np.asarray(f(np.asarray(x, dtype=float)), dtype=float).reshape(-1)
-
-    def Hd_numeric(self, x: Any) -> float:
-        """``Hd(x)`` in joules."""
-        return float(self._function("Hd", self.Hd)(np.asarray(x, dtype=float)))
-
-    def residual(self, x: Any) -> np.ndarray:
-        """The matching residual at ``x`` (zero for a valid design; units of ``ẋ``)."""
-        f = self._function("residual", self._residual_matrix())
-        return np.asarray(f(np.asarray(x, dtype=float)), dtype=float).reshape(-1)
-
-    @property
-    def closed_loop(self) -> PHS:
-        r"""Closed loop :math:`\dot x = (J_d - R_d)\nabla H_d + g v`, :math:`y = g^\top\nabla H_d`.
-
-        ``v`` is what remains of the input after ``u = β(x) + v``; names are the plant's.
-        """
-        if "closed_loop" not in self._compiled:
-            params = {k: float(sp.sympify(v)) for k, v in self.values.items()}
-            outputs = [self.system.outputs[list(self.system.inputs).index(u)]
-                       for u in self.control_inputs]
-            self._compiled["closed_loop"] = PHS(
-                J=self.Jd, R=self.Rd, G=self.g, hamiltonian=self.Hd,
-                states=list(self.states), inputs=list(self.control_inputs),
-                outputs=outputs, parameters=params,
-                name=f"{self.system.name or 'plant'} under IDA-PBC")
-        return self._compiled["closed_loop"]
-
-    def feedback(self) -> Callable[[float, np.ndarray], np.ndarray]:
-        """``u(t, x)`` for :func:`porthamiltonian.simulate` on the plant: ``β(x)`` on the
-        control inputs, the fixed values on the others (in the plant's input order)."""
-        names = list(self.system.inputs)
-        ctrl = [names.index(u) for u in self.control_inputs]
-        base = np.array([float(sp.sympify(self.fixed_inputs.get(u, 0.0))) for u in names])
-
-        def u(t: float, x: np.ndarray) -> np.ndarray:
-            out = base.copy()
-            out[ctrl] = self.law_numeric(x)
-            return out
-
-        return u
-
-    def __repr__(self) -> str:
-        return (f"<IdaPbc for {self.system.name or 'plant'}: Hd = {self.Hd}, "
-                f"u = {list(self.law)}>")
 
 
 def solve_matching(system: PHS, Jd: Any, Rd: Any = None, *, Md: Any = None,
@@ -250,7 +126,7 @@ def ida_pbc(
     chosen_phi = None
     if Hd is None:
         solution = setup["solve"]()
-        Hd_expr, chosen_phi = _choose_free_function(solution, phi, xs, xstar, values,
+        Hd_expr, chosen_phi = choose_free_function(solution, phi, xs, xstar, values,
                                                     setup["params"])
     else:
         Hd_expr = as_state_expr(Hd, xs, {**system.parameters, **setup["params"]}, "Hd")
@@ -368,71 +244,6 @@ def _check_assignable(setup: dict[str, Any], xstar: np.ndarray, tol: float) -> N
                 f"inputs) is {v:.6g} ≠ 0 at x*; "
                 "no input can hold the plant there — choose x* with g⊥(J − R)∇H(x*) = 0"
             )
-
-
-# ---------------------------------------------------------------------- free function
-def _choose_free_function(
-    sol: MatchingSolution, phi: Any, xs: list[sp.Symbol], xstar: np.ndarray,
-    values: dict[str, Any], params: Mapping[str, Any],
-) -> tuple[sp.Expr, sp.Expr | None]:
-    if not sol.arguments:
-        return sol.particular, None
-    zsyms = [sp.Symbol(f"z{j}", real=True) for j in range(len(sol.arguments))]
-    if callable(phi) and not isinstance(phi, (sp.MatrixBase, np.ndarray)):
-        Hd = sol.with_free_function(phi)
-        return Hd, sp.sympify(phi(*zsyms))
-    at = dict(zip(xs, (sp.Float(v) for v in xstar), strict=True))
-    Hp = substitute_by_name(sol.particular, values)
-    z = [substitute_by_name(e, values) for e in sol.arguments]
-    gp = np.array([float(sp.diff(Hp, x).xreplace(at)) for x in xs])
-    H0 = np.array(sp.hessian(Hp, xs).xreplace(at).tolist(), dtype=float)
-    D = np.array(sp.Matrix(z).jacobian(xs).xreplace(at).tolist(), dtype=float)
-    zstar = np.array([float(e.xreplace(at)) for e in z])
-    g0, *_ = np.linalg.lstsq(D.T, -gp, rcond=None)
-    if np.max(np.abs(D.T @ g0 + gp), initial=0.0) > 1e-8 * max(1.0, np.max(np.abs(gp))):
-        raise ModelError("no choice of the free function makes ∇Hd(x*) = 0: x* is not an "
-                         "equilibrium reachable with this Jd − Rd")
-    H1 = H0 + sum((g0[j] * np.array(sp.hessian(z[j], xs).xreplace(at).tolist(), dtype=float)
-                   for j in range(len(z))), np.zeros_like(H0))
-    if phi is None:
-        Kz = _default_gain(H1, D) * np.eye(len(z))
-    else:
-        Kz = np.asarray(phi, dtype=float) * (np.eye(len(z)) if np.ndim(phi) == 0 else 1)
-    dz = sp.Matrix(zsyms) - sp.Matrix(zstar.tolist())
-    Phi = (sp.Matrix(g0.tolist()).T * dz)[0] + (dz.T * sp.Matrix(Kz.tolist()) * dz)[0] / 2
-    Phi = sp.expand(Phi)
-    Hd = sol.particular + Phi.xreplace(dict(zip(zsyms, sol.arguments, strict=True)))
-    return Hd, Phi
-
-
-def _default_gain(H1: np.ndarray, D: np.ndarray) -> float:
-    """``max(2κ0, ‖H1‖/‖DᵀD‖)``, κ0 the least κ with H1 + κ DᵀD ≻ 0 (λ_min grows with κ).
-
-    The floor gives the free function a curvature of the order of the rest of ``Hd``
-    even when κ0 is 0 or tiny."""
-    P = D.T @ D
-
-    def pd(k: float) -> bool:
-        lam = np.linalg.eigvalsh(H1 + k * P)
-        return bool(lam[0] > 1e-12 * max(1.0, np.max(np.abs(lam))))
-
-    scale = max(np.linalg.norm(H1, 2), 1e-12) / max(np.linalg.norm(P, 2), 1e-300)
-    if pd(0.0):
-        return float(scale)
-    hi = scale
-    for _ in range(60):
-        if pd(hi):
-            break
-        hi *= 10.0
-    else:
-        raise ModelError("no quadratic free function makes x* a strict minimum of Hd: the "
-                         "Hessian of the particular solution is indefinite along ker(∂z/∂x); "
-                         "choose another Jd/Rd (or Md)")
-    lo = 0.0
-    while hi - lo > 1e-6 * hi:
-        mid = 0.5 * (lo + hi)
-        lo, hi = (lo, mid) if pd(mid) else (mid, hi)
-    return float(max(2.0 * hi, scale))
 
 
 # ---------------------------------------------------------------------- law and checks
