@@ -62,8 +62,12 @@ class _DiscreteGradientMethod:
     name = ""
     order = 2
 
-    def __init__(self, dyn: Dynamics, *, newton_tol: float = 1e-12, max_newton: int = 20) -> None:
+    def __init__(self, dyn: Dynamics, *, nodes: int = 6, newton_tol: float = 1e-12,
+                 max_newton: int = 20) -> None:
         self.dyn = dyn
+        # Gauss–Legendre rule on [0, 1] for the integrals of ∇H along the step
+        s, w = np.polynomial.legendre.leggauss(max(1, int(nodes)))
+        self._s, self._w = 0.5 * (s + 1.0), 0.5 * w
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._midpoint = Midpoint(dyn, newton_tol=newton_tol, max_newton=max_newton)
         self._newton = SimplifiedNewton(newton_tol, max_newton)
@@ -145,11 +149,6 @@ class DiscreteGradient(_DiscreteGradientMethod):
 
     name = "discrete_gradient"
 
-    def __init__(self, dyn: Dynamics, *, nodes: int = 6, **kw: Any) -> None:
-        super().__init__(dyn, **kw)
-        s, w = np.polynomial.legendre.leggauss(max(1, int(nodes)))
-        self._s, self._w = 0.5 * (s + 1.0), 0.5 * w
-
     def dgrad(self, x: np.ndarray, d: np.ndarray,
               derivative: bool = True) -> tuple[np.ndarray, Any]:
         num = self.dyn.num
@@ -178,11 +177,6 @@ class AVF(_DiscreteGradientMethod):
     """Average vector field method (order 2, exact energy balance for any H)."""
 
     name = "avf"
-
-    def __init__(self, dyn: Dynamics, *, nodes: int = 6, **kw: Any) -> None:
-        super().__init__(dyn, **kw)
-        s, w = np.polynomial.legendre.leggauss(max(1, int(nodes)))
-        self._s, self._w = 0.5 * (s + 1.0), 0.5 * w
 
     def dgrad(self, x: np.ndarray, d: np.ndarray,
               derivative: bool = True) -> tuple[np.ndarray, Any]:
