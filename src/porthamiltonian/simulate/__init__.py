@@ -10,7 +10,9 @@ gradient and AVF (:mod:`.discrete_gradient`), Gauss–Legendre collocation
 from __future__ import annotations
 
 from .closed_loop import simulate_feedback
+from .dae_result import DAEResult
 from .functional import FunctionPHS
+from .ida import IDASolution, solve_ida
 from .modulation import PWM, PiecewiseConstant, pwm
 from .result import SimulationResult
 from .run import METHODS, simulate
@@ -18,4 +20,5 @@ from .scipy_ivp import SCIPY_METHODS
 from .tabulated import Tabulated
 
 __all__ = ["simulate", "SimulationResult", "METHODS", "SCIPY_METHODS", "PiecewiseConstant",
-           "PWM", "pwm", "Tabulated", "simulate_feedback", "FunctionPHS"]
+           "PWM", "pwm", "Tabulated", "simulate_feedback", "FunctionPHS", "DAEResult",
+           "solve_ida", "IDASolution"]
