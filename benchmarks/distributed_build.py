@@ -87,9 +87,9 @@ def main() -> None:
           f"{'err ours':>9} {'err skfem':>10}")
     for k in (1, 2):
         N = args.states // (2 * k)  # 2kN − 1 states for a clamped–clamped string
-        t_ours, model = best(lambda: ours(N, k), args.repeat)
-        t_sk, (K, M) = best(lambda: skfem_matrices(N, k), args.repeat)
-        t_naive = best(lambda: naive(N), 1)[0] if k == 1 else float("nan")
+        t_ours, model = best(lambda N=N, k=k: ours(N, k), args.repeat)
+        t_sk, (K, M) = best(lambda N=N, k=k: skfem_matrices(N, k), args.repeat)
+        t_naive = best(lambda N=N: naive(N), 1)[0] if k == 1 else float("nan")
         t0 = time.perf_counter()
         w_ours = model.frequencies(5)
         t_mo = time.perf_counter() - t0
