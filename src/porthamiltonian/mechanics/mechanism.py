@@ -25,8 +25,7 @@ decentralized PD controller in the sense of interconnection and damping injectio
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -406,9 +405,8 @@ class Mechanism:
         sys = self._system if reuse else self.system(q0)
         x0 = self.initial_state(q0, v0, options.pop("poses", None),
                                 options.pop("twists", None))
-        with _scaled_constraint_check(sys, x0):
-            res = simulate(sys, (0.0, float(t_end)), x0, u=u, method=method, dt=dt,
-                           **options)
+        _check_initial_velocities(sys, x0)
+        res = simulate(sys, (0.0, float(t_end)), x0, u=u, method=method, dt=dt, **options)
         return MechanismResult(self, res)
 
 
@@ -418,18 +416,9 @@ def _same(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
                                         for k in a)
 
 
-@contextlib.contextmanager
-def _scaled_constraint_check(sys: Any, x0: np.ndarray) -> Iterator[None]:
-    """Check ``B(x0)ᵀz(x0) = 0`` against the scale of the whole row, ``‖B_i‖·‖z‖``, then
-    run the DAE driver without its per-term check.
-
-    Why: :func:`~porthamiltonian.simulate.dae_init.check_constraints` compares each row
-    with ``|B_i|ᵀ|z|``; for a row whose terms all vanish (the velocity of a joint anchor
-    placed at a body-frame origin, an out-of-plane velocity of a planar mechanism) the
-    round-off of ``z = M⁻¹P`` alone (1e-17) fails it.  Workaround until the driver's
-    check gets such a floor (reported upstream)."""
-    from ..simulate import dae_run
-
+def _check_initial_velocities(sys: Any, x0: np.ndarray) -> None:
+    """``B(x0)ᵀz(x0) = 0``, with a message in the terms of mechanisms (the DAE driver
+    checks again, in general terms)."""
     num = sys.compile()
     z, B = num.z(x0), np.asarray(num.B(x0), dtype=float)
     c = B.T @ z
@@ -439,12 +428,6 @@ def _scaled_constraint_check(sys: Any, x0: np.ndarray) -> Iterator[None]:
         names = ", ".join(f"{sys.multipliers[i]} ({c[i]:.3g})" for i in bad)
         raise ModelError(f"initial velocities violate the joint constraints {names}; give "
                          "joint velocities v0 (consistent values are then computed)")
-    saved = dae_run.check_constraints
-    dae_run.check_constraints = lambda model, x, what="x0": None
-    try:
-        yield
-    finally:
-        dae_run.check_constraints = saved
 
 
 class MechanismResult:

@@ -144,7 +144,9 @@ def check_constraints(model: CompiledDescriptor, x: np.ndarray, what: str = "x0"
     z = model.z(x)
     B = _dense(model.B(x))
     c = B.T @ z
-    scale = np.abs(B).T @ np.abs(z)
+    # the scale of a whole row, ‖B_i‖·‖z‖ (≥ |B_i|ᵀ|z|): a row whose terms all vanish in
+    # exact arithmetic (a joint anchor at a body's origin) leaves only the round-off of z
+    scale = np.linalg.norm(B, axis=0) * np.linalg.norm(z)
     bad = np.flatnonzero(np.abs(c) > CONSTRAINT_TOL * np.maximum(scale, 1e-300))
     bad = [i for i in bad if abs(c[i]) > 1e-300]
     if not bad:
