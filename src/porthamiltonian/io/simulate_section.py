@@ -9,11 +9,16 @@
       method: midpoint                # optional; the simulator checks the name
       inputs: {u: "sin(2*pi*50*t)"}   # input name -> expression in t and parameters
       initial: {C1: 0.0, L1: 0.0}     # state name -> number (or list for a multi-bond state)
+      modulation:                     # parameter name -> piecewise-constant signal
+        S: {pwm: {period: 5.0e-5, duty: 0.4}}         # 1 for duty·period, then 0
+        K: {times: [0.0, 0.01], values: [0.0, 1.0]}  # value k from times[k] on
 
 Times may be written as numeric expressions in the parameters (``"10*tau"``).
 The checked section is ``{"t_start": float, "t_end": float, "dt": float | None,
 "method": str | None, "inputs": {name: sympy.Expr in T and parameter symbols},
-"initial": {scalar state name: float}}``.  Input and state names are checked
+"initial": {scalar state name: float}, "modulation": {parameter name: ("pwm", period,
+duty, t0) | ("piecewise", times, values)}}``.  A modulated parameter is one of the
+model's parameters, declared without a value (``S: null``).  Input and state names are checked
 against the model when it defines them; a multi-bond input or state may be given
 by its base name with a list of k values.
 """
@@ -29,7 +34,7 @@ from .schema import Checker, KeyPath, label_of
 
 __all__ = ["SIMULATE_KEYS", "check_simulate"]
 
-SIMULATE_KEYS = ("t_end", "t_start", "dt", "method", "inputs", "initial")
+SIMULATE_KEYS = ("t_end", "t_start", "dt", "method", "inputs", "initial", "modulation")
 
 
 def check_simulate(
@@ -52,6 +57,7 @@ def check_simulate(
         "method": None,
         "inputs": {},
         "initial": {},
+        "modulation": {},
     }
     if "t_start" in section:
         out["t_start"] = ck.number(section["t_start"], (*path, "t_start"), f"{label}.t_start")
@@ -82,6 +88,61 @@ def check_simulate(
         out["initial"] = _initial(
             ck, section["initial"], (*path, "initial"), f"{label}.initial", states
         )
+    if "modulation" in section:
+        out["modulation"] = _modulation(
+            ck, section["modulation"], (*path, "modulation"), f"{label}.modulation"
+        )
+    return out
+
+
+def _modulation(ck: Checker, value: Any, path: KeyPath, label: str) -> dict[str, tuple]:
+    """``{name: ("pwm", period, duty, t0) | ("piecewise", times, values)}``."""
+    out: dict[str, tuple] = {}
+    for name, spec in (ck.mapping(value, path, label) or {}).items():
+        kpath, klabel = (*path, name), f"{label}.{name}"
+        if ck.symbols and name not in ck.symbols:
+            ck.error(kpath, klabel, f"{name!r} is not a parameter of the model; declare it "
+                     f"under parameters: without a value ({name}: null)")
+            continue
+        spec = ck.mapping(spec, kpath, klabel)
+        if spec is None:
+            continue
+        if "pwm" in spec:
+            ck.keys(spec, kpath, klabel, ("pwm",), ("pwm",), "in a modulation")
+            pwm = ck.mapping(spec["pwm"], (*kpath, "pwm"), f"{klabel}.pwm") or {}
+            ck.keys(pwm, (*kpath, "pwm"), f"{klabel}.pwm", ("period", "duty", "t0"),
+                    ("period", "duty"), "in a pwm signal")
+            period = ck.number(pwm.get("period"), (*kpath, "pwm", "period"),
+                               f"{klabel}.pwm.period", positive=True) if "period" in pwm else None
+            duty = ck.number(pwm.get("duty"), (*kpath, "pwm", "duty"),
+                             f"{klabel}.pwm.duty") if "duty" in pwm else None
+            t0 = ck.number(pwm["t0"], (*kpath, "pwm", "t0"), f"{klabel}.pwm.t0") \
+                if "t0" in pwm else 0.0
+            if duty is not None and not 0.0 <= duty <= 1.0:
+                ck.error((*kpath, "pwm", "duty"), f"{klabel}.pwm.duty",
+                         f"the duty ratio must be in [0, 1], got {duty:g}")
+            elif None not in (period, duty, t0):
+                out[name] = ("pwm", period, duty, t0)
+            continue
+        ck.keys(spec, kpath, klabel, ("times", "values"), ("times", "values"),
+                "in a piecewise-constant signal (or give pwm:)")
+        times = ck.sequence(spec.get("times"), (*kpath, "times"), f"{klabel}.times")
+        values = ck.sequence(spec.get("values"), (*kpath, "values"), f"{klabel}.values")
+        if times is None or values is None:
+            continue
+        t = [ck.number(v, (*kpath, "times", k), f"{klabel}.times[{k}]")
+             for k, v in enumerate(times)]
+        v = [ck.number(x, (*kpath, "values", k), f"{klabel}.values[{k}]")
+             for k, x in enumerate(values)]
+        if len(t) != len(v) or not t:
+            ck.error(kpath, klabel, f"give as many values as times (got {len(v)} values for "
+                     f"{len(t)} times)")
+        elif any(a is None for a in t + v):
+            continue
+        elif any(b <= a for a, b in zip(t, t[1:], strict=False)):
+            ck.error((*kpath, "times"), f"{klabel}.times", "the times must increase")
+        else:
+            out[name] = ("piecewise", t, v)
     return out
 
 

@@ -75,6 +75,7 @@ def run_command(args: argparse.Namespace) -> int:
         raise ModelError(f"--save-every must be a positive integer, got {args.save_every}")
     stream = args.out if args.out and args.out.lower().endswith(".csv") and not args.plot \
         else None
+    modulation = {name: _signal(spec) for name, spec in (sim.get("modulation") or {}).items()}
     bar = None if args.no_progress else ProgressBar(t0, float(t1))
     try:
         res = simulate(
@@ -82,6 +83,7 @@ def run_command(args: argparse.Namespace) -> int:
             method=method or sim.get("method") or "midpoint",
             dt=args.dt if args.dt is not None else sim.get("dt"), rtol=args.rtol,
             atol=args.atol, save_every=args.save_every, progress=bar, stream=stream,
+            modulation=modulation or None,
         )
     except SimulationError as err:
         if args.out and isinstance(err.partial, SimulationResult):
@@ -101,6 +103,17 @@ def run_command(args: argparse.Namespace) -> int:
     if not args.out:
         print(summary(res))
     return 0
+
+
+def _signal(spec: tuple) -> Any:
+    """A checked ``simulate.modulation`` entry (io.simulate_section) as a signal."""
+    from .modulation import PiecewiseConstant, pwm
+
+    if spec[0] == "pwm":
+        _, period, duty, t0 = spec
+        return pwm(period, duty, t0)
+    _, times, values = spec
+    return PiecewiseConstant(times, values)
 
 
 def _write(res: SimulationResult, path: str) -> None:
