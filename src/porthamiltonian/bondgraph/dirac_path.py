@@ -42,7 +42,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..dirac import DiracStructure
-from ..errors import CausalityError, ModelError, NoExplicitFormError
+from ..errors import CausalityError, NoExplicitFormError
 from ..interconnection import interconnect
 from ..naming import expand, split_index
 from ..phs import PHS
@@ -229,16 +229,14 @@ def _storage_system(el: Element, numeric: bool = False) -> PHS:
     import numpy as np
 
     from ..expr import state_symbol
+    from .generate import _compliance
 
     sign = 1 if el.kind == "C" else -1
     ports = {"states": el.states, "inputs": expand(f"{el.name}.port", el.dim),
              "outputs": expand(f"{el.name}.out", el.dim), "check": False}
     if "hamiltonian" in el.params:
         return PHS(G=sign * sp.eye(el.dim), hamiltonian=el.params["hamiltonian"], **ports)
-    c = _matrix(el, "c" if el.kind == "C" else "i")
-    if c.det() == 0:
-        raise ModelError(f"{el.where()}: its {'compliance' if el.kind == 'C' else 'inertia'}"
-                         " matrix is singular; give it a positive definite value")
+    c = _compliance(el)
     if numeric and not c.free_symbols:
         return PHS(G=sign * np.eye(el.dim), Q=np.array(c.inv().tolist(), dtype=float), **ports)
     x = sp.Matrix([state_symbol(s) for s in el.states])

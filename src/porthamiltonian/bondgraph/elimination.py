@@ -153,12 +153,12 @@ def _is_zero(c: Any, exact: bool) -> bool:
     return c == 0.0
 
 
-def _residual(row: dict[int, Any], rhs: Combination, skip: set[int] | int,
+def _residual(row: dict[int, Any], rhs: Combination, skip: set[int],
               value: Sequence[Combination | None]) -> Combination:
     """``rhs − Σ a_l v_l`` over the variables already known (all but ``skip``)."""
     acc: Combination = dict(rhs)
     for var, a in row.items():
-        if var == skip or (isinstance(skip, set) and var in skip):
+        if var in skip:
             continue
         for k, c in value[var].items():  # type: ignore[union-attr]
             acc[k] = _add(acc.get(k, 0), -a * c)
@@ -167,7 +167,7 @@ def _residual(row: dict[int, Any], rhs: Combination, skip: set[int] | int,
 
 def _singleton(row: dict[int, Any], rhs: Combination, j: int,
                value: Sequence[Combination | None], exact: bool) -> Combination:
-    acc = _residual(row, rhs, j, value)
+    acc = _residual(row, rhs, {j}, value)
     pivot = row[j]
     if pivot == 1:
         return {k: c for k, c in acc.items() if not _is_zero(c, exact)}

@@ -370,7 +370,7 @@ def _without_full_integral_causality(bg: BondGraph, work: BondGraph, exact: bool
         except SingularSystem:
             lm = None  # the causal analysis did not see the whole story; compose below
         if lm is not None:
-            return merged(lm, _hamiltonian_data(work, exact), report)
+            return merged(lm, report)
     if err.structural:
         # no source conflict, yet undetermined bond variables (e.g. parallel bonds
         # between two junctions share a flow in an unknown split): composition of the

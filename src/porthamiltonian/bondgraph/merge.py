@@ -41,7 +41,15 @@ from ..descriptor import DescriptorPHS
 from ..errors import NoExplicitFormError
 from ..naming import split_index
 from ..phs import PHS
-from .generate import HamiltonianData, LinearMap, split
+from .generate import (
+    HamiltonianData,
+    LinearMap,
+    _build,
+    _compliance,
+    _first,
+    port_kinds,
+    split,
+)
 
 
 def rate_name(state: str) -> str:
@@ -86,41 +94,35 @@ def descriptor(lm: LinearMap, H: HamiltonianData) -> DescriptorPHS:
     a = [pos[s] for s in lm.integral]
     d = [pos[s] for s in lm.dependent]
     nu = len(lm.inputs)
+    blk = _blocks(lm)
+    D = blk["y_u"]
     if lm.exact:
-        blk = _blocks(lm) if d else None
         K, Au = sp.zeros(n, n), sp.zeros(n, nu)
         Cz, B = sp.zeros(nu, n), sp.zeros(n, len(d))
-        D = lm.block("y", "u")
-        Aaa, Aau, Cya = lm.block("a", "a"), lm.block("a", "u"), lm.block("y", "a")
         for r, i in enumerate(a):
             for c, j in enumerate(a):
-                K[i, j] = Aaa[r, c]
+                K[i, j] = blk["a_a"][r, c]
             for c in range(nu):
-                Au[i, c] = Aau[r, c]
-                Cz[c, i] = Cya[c, r]
+                Au[i, c] = blk["a_u"][r, c]
+                Cz[c, i] = blk["y_a"][c, r]
             for c in range(len(d)):
-                B[i, c] = blk["a_d"][r, c] if blk else 0
+                B[i, c] = blk["a_d"][r, c]
         for c, i in enumerate(d):
             B[i, c] = 1
     else:
-        blk = _blocks(lm) if d else None
         K, Au = np.zeros((n, n)), np.zeros((n, nu))
         Cz, B = np.zeros((nu, n)), np.zeros((n, len(d)))
-        D = lm.block("y", "u").toarray()
-        K[np.ix_(a, a)] = lm.block("a", "a").toarray()
-        Au[a, :] = lm.block("a", "u").toarray()
-        Cz[:, a] = lm.block("y", "a").toarray()
-        if d:
-            B[a, :] = blk["a_d"]
-            B[d, range(len(d))] = 1.0
+        K[np.ix_(a, a)] = blk["a_a"]
+        Au[a, :] = blk["a_u"]
+        Cz[:, a] = blk["y_a"]
+        B[a, :] = blk["a_d"]
+        B[d, range(len(d))] = 1.0
     mats = split(K, Au, Cz, D)
     energy = ({"Q": H.Q.toarray()} if H.Q is not None and not lm.exact
               else {"hamiltonian": H.expr})
     if not lm.exact and "hamiltonian" in energy:
         mats = {k: sp.Matrix(A) for k, A in mats.items()}
         B = sp.Matrix(B)
-    from .generate import port_kinds
-
     model = DescriptorPHS(**mats, B=B, **energy, states=states, inputs=lm.inputs,
                           outputs=list(lm.inputs),
                           multipliers=[rate_name(s) for s in lm.dependent],
@@ -129,15 +131,12 @@ def descriptor(lm: LinearMap, H: HamiltonianData) -> DescriptorPHS:
     return model
 
 
-def merged(lm: LinearMap, H: HamiltonianData, report: Any) -> PHS:
+def merged(lm: LinearMap, report: Any) -> PHS:
     """The explicit PHS after merging the dependent storages (module docstring)."""
     from ..expr import state_symbol
-    from .generate import _build, _compliance
 
     blk = _blocks(lm)
     bg = lm.graph
-    from .generate import _first
-
     why = _first(report.messages)
     nonlinear = [el.name for el in bg.storages() if "hamiltonian" in el.params]
     coupling = blk["a_d"]
