@@ -8,6 +8,7 @@ imported by their plain name: every test folder is put on ``sys.path`` here.
 Helper module names must therefore be unique across folders.
 """
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -15,20 +16,15 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 EXAMPLES = ROOT / "examples"
 
-for _folder in sorted(HERE.iterdir()):
-    if _folder.is_dir() and not _folder.name.startswith((".", "_")):
-        if str(_folder) not in sys.path:
-            sys.path.append(str(_folder))
-
-# ``tests/`` is on the path too (pyproject ``pythonpath``), which would make a test folder
-# importable as a namespace package shadowing a library of the same name that is not
-# installed (``tests/control`` vs python-control).  Block those names, so that
+# ``tests/`` itself is on the path too (pyproject ``pythonpath``), which would make a test
+# folder importable as a namespace package shadowing a library of the same name that is
+# not installed (``tests/control`` vs python-control).  Such names are blocked, so that
 # ``import control`` fails as it would for a user without the optional extra.
-import importlib.util  # noqa: E402
-
 for _folder in sorted(HERE.iterdir()):
     if not _folder.is_dir() or _folder.name.startswith((".", "_")):
         continue
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
     _spec = importlib.util.find_spec(_folder.name)
     if _spec is not None and _spec.origin is None and all(
             Path(p).resolve().is_relative_to(HERE) for p in _spec.submodule_search_locations):

@@ -169,38 +169,30 @@ def _targets(
 def _signals(
     ck: Checker, value: Any, path: KeyPath, label: str, inputs: list[str] | None
 ) -> dict[str, sympy.Expr]:
-    mapping = ck.mapping(value, path, label)
-    out: dict[str, sympy.Expr] = {}
-    for name, expr in (mapping or {}).items():
-        kpath, klabel = (*path, name), f"{label}.{name}"
-        targets = _targets(ck, name, kpath, klabel, inputs, "input")
-        if targets is None:
-            continue
-        values = _spread(ck, expr, kpath, klabel, targets)
-        if values is None:
-            continue
-        for target, (vpath, vlabel, text) in zip(targets, values, strict=True):
-            parsed = ck.expression(text, vpath, vlabel, ck.symbols, allow_t=True)
-            if parsed is not None:
-                out[target] = parsed
-    return out
+    return _per_name(ck, value, path, label, inputs, "input",
+                     lambda text, p, lab: ck.expression(text, p, lab, ck.symbols, allow_t=True))
 
 
 def _initial(
     ck: Checker, value: Any, path: KeyPath, label: str, states: list[str] | None
 ) -> dict[str, float]:
-    mapping = ck.mapping(value, path, label)
-    out: dict[str, float] = {}
-    for name, number in (mapping or {}).items():
+    return _per_name(ck, value, path, label, states, "state", ck.number)
+
+
+def _per_name(ck: Checker, value: Any, path: KeyPath, label: str, known: list[str] | None,
+              what: str, parse: Any) -> dict[str, Any]:
+    """``{name: entry}`` → ``{scalar name: parse(entry)}``; a multi-bond name takes a list."""
+    out: dict[str, Any] = {}
+    for name, entry in (ck.mapping(value, path, label) or {}).items():
         kpath, klabel = (*path, name), f"{label}.{name}"
-        targets = _targets(ck, name, kpath, klabel, states, "state")
+        targets = _targets(ck, name, kpath, klabel, known, what)
         if targets is None:
             continue
-        values = _spread(ck, number, kpath, klabel, targets)
+        values = _spread(ck, entry, kpath, klabel, targets)
         if values is None:
             continue
         for target, (vpath, vlabel, text) in zip(targets, values, strict=True):
-            parsed = ck.number(text, vpath, vlabel)
+            parsed = parse(text, vpath, vlabel)
             if parsed is not None:
                 out[target] = parsed
     return out
