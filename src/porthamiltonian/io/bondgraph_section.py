@@ -82,7 +82,8 @@ def check_bondgraph(ck: Checker, value: Any, path: KeyPath) -> Section:
         f"{label}.bonds",
         [e["name"] for e in elements],
     )
-    return Section(data, data["states"], data["inputs"])
+    # a source's output is named like its input (bondgraph.generate)
+    return Section(data, data["states"], data["inputs"], list(data["inputs"]))
 
 
 def _headers(ck: Checker, raw: list[Any], path: KeyPath, label: str) -> list[dict[str, Any]]:

@@ -241,7 +241,8 @@ def _check(ck: Checker, data: Any, path: pathlib.Path | None) -> Model | None:
     simulate = None
     if data.get("simulate") is not None:
         simulate = check_simulate(
-            ck, data["simulate"], ("simulate",), section.states, section.inputs
+            ck, data["simulate"], ("simulate",), section.states, section.inputs,
+            section.outputs, None if path is None else path.parent,
         )
     if ck.problems:
         return None

@@ -77,7 +77,7 @@ def check_phs(ck: Checker, value: Any, path: KeyPath) -> Section:
                 f"the state {s!r} has the same name as a parameter; rename one of them",
             )
     if states is None or inputs is None:
-        return Section({}, states, inputs)
+        return Section({}, states, inputs, outputs)
     n, m = len(states), len(inputs)
     x = [state_symbol(s) for s in states]
     names: dict[str, sympy.Expr] = {**ck.symbols, **dict(zip(states, x, strict=True))}
@@ -119,7 +119,7 @@ def check_phs(ck: Checker, value: Any, path: KeyPath) -> Section:
             "missing the energy: give 'hamiltonian' (an expression in the "
             "parameters and states) or 'Q' (an n×n matrix, H = xᵀQx/2)",
         )
-    return Section(data, states, inputs)
+    return Section(data, states, inputs, outputs)
 
 
 def _names(ck: Checker, value: Any, path: KeyPath, label: str) -> list[str] | None:

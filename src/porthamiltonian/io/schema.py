@@ -44,14 +44,16 @@ class Section:
     ----------
     data:
         The section as plain data with every expression parsed into SymPy.
-    states, inputs:
-        Scalar state and input names the section defines (``C1``, ``C1[0]``),
-        used to check the ``simulate`` section; ``None`` when not determinable.
+    states, inputs, outputs:
+        Scalar state, input and output names the section defines (``C1``, ``C1[0]``),
+        used to check the ``simulate`` section; ``None`` when not determinable
+        before the model is compiled.
     """
 
     data: dict[str, Any]
     states: list[str] | None = None
     inputs: list[str] | None = None
+    outputs: list[str] | None = None
 
 
 #: A section validator: ``(checker, raw value, key path) -> Section``.  It reports
@@ -105,11 +107,15 @@ class Checker:
             path = path[:-1]
         return self.lines.get(())
 
-    def report(self, path: KeyPath, message: str) -> None:
-        """Record ``message`` (which already starts with its label) at ``path``."""
+    def locate(self, path: KeyPath, message: str) -> str:
+        """``"<source>:<line>: <message>"`` (no line for data that did not come from text)."""
         line = self.line(path)
         prefix = f"{self.source}:{line}: " if line is not None else f"{self.source}: "
-        self.problems.append(prefix + message)
+        return prefix + message
+
+    def report(self, path: KeyPath, message: str) -> None:
+        """Record ``message`` (which already starts with its label) at ``path``."""
+        self.problems.append(self.locate(path, message))
 
     def error(self, path: KeyPath, label: str, message: str) -> None:
         """Record ``"<label>: <message>"`` at ``path``."""

@@ -7,34 +7,43 @@
       t_start: 0.0                    # s, default 0
       dt: 1.0e-4                      # s, optional step
       method: midpoint                # optional; the simulator checks the name
-      inputs: {u: "sin(2*pi*50*t)"}   # input name -> expression in t and parameters
+      inputs:                         # input name -> expression in t and parameters,
+        u: "sin(2*pi*50*t)"           #   or a CSV table (io.table_input):
+        w: {csv: wind.csv, column: speed, interpolation: previous}
       initial: {C1: 0.0, L1: 0.0}     # state name -> number (or list for a multi-bond state)
       modulation:                     # parameter name -> piecewise-constant signal
         S: {pwm: {period: 5.0e-5, duty: 0.4}}         # 1 for duty·period, then 0
         K: {times: [0.0, 0.01], values: [0.0, 1.0]}  # value k from times[k] on
+      events:                         # zero crossings of expressions (io.event_section)
+        - {name: empty, when: "q", direction: falling, terminal: true}
 
 Times may be written as numeric expressions in the parameters (``"10*tau"``).
 The checked section is ``{"t_start": float, "t_end": float, "dt": float | None,
-"method": str | None, "inputs": {name: sympy.Expr in T and parameter symbols},
-"initial": {scalar state name: float}, "modulation": {parameter name: ("pwm", period,
-duty, t0) | ("piecewise", times, values)}}``.  A modulated parameter is one of the
-model's parameters, declared without a value (``S: null``).  Input and state names are checked
+"method": str | None, "inputs": {name: sympy.Expr in T and parameter symbols, or a
+one-column Tabulated}, "initial": {scalar state name: float}, "modulation": {parameter
+name: ("pwm", period, duty, t0) | ("piecewise", times, values)}, "events": [EventSpec]}``.
+A modulated parameter is one of the model's parameters, declared without a value
+(``S: null``).  Input and state names are checked
 against the model when it defines them; a multi-bond input or state may be given
 by its base name with a list of k values.
 """
 
 from __future__ import annotations
 
+import pathlib
 from typing import Any
 
 import sympy
 
 from ..naming import group
+from .event_section import check_events, event_names
 from .schema import Checker, KeyPath, label_of
+from .table_input import check_table
 
 __all__ = ["SIMULATE_KEYS", "check_simulate"]
 
-SIMULATE_KEYS = ("t_end", "t_start", "dt", "method", "inputs", "initial", "modulation")
+SIMULATE_KEYS = ("t_end", "t_start", "dt", "method", "inputs", "initial", "modulation",
+                 "events")
 
 
 def check_simulate(
@@ -43,8 +52,12 @@ def check_simulate(
     path: KeyPath,
     states: list[str] | None,
     inputs: list[str] | None,
+    outputs: list[str] | None = None,
+    base: pathlib.Path | None = None,
 ) -> dict[str, Any] | None:
-    """Check a ``simulate`` section against the model's ``states`` and ``inputs``."""
+    """Check a ``simulate`` section against the model's ``states``, ``inputs`` and
+    ``outputs`` (``None``: not known before compiling); CSV files are found relative to
+    the folder ``base`` (default: the working directory)."""
     label = label_of(path)
     section = ck.mapping(value, path, label)
     if section is None:
@@ -58,6 +71,7 @@ def check_simulate(
         "inputs": {},
         "initial": {},
         "modulation": {},
+        "events": [],
     }
     if "t_start" in section:
         out["t_start"] = ck.number(section["t_start"], (*path, "t_start"), f"{label}.t_start")
@@ -82,8 +96,9 @@ def check_simulate(
             )
     if "inputs" in section:
         out["inputs"] = _signals(
-            ck, section["inputs"], (*path, "inputs"), f"{label}.inputs", inputs
+            ck, section["inputs"], (*path, "inputs"), f"{label}.inputs", inputs, base
         )
+        _covers(ck, out, (*path, "inputs"), f"{label}.inputs")
     if "initial" in section:
         out["initial"] = _initial(
             ck, section["initial"], (*path, "initial"), f"{label}.initial", states
@@ -92,7 +107,25 @@ def check_simulate(
         out["modulation"] = _modulation(
             ck, section["modulation"], (*path, "modulation"), f"{label}.modulation"
         )
+    if "events" in section:
+        known = None
+        if None not in (states, inputs, outputs):
+            known = event_names(ck.symbols, states, inputs, outputs)  # type: ignore[arg-type]
+        out["events"] = check_events(ck, section["events"], (*path, "events"),
+                                     f"{label}.events", known)
     return out
+
+
+def _covers(ck: Checker, out: dict[str, Any], path: KeyPath, label: str) -> None:
+    """A table must cover the simulated time span (no silent extrapolation)."""
+    start, end = out["t_start"], out["t_end"]
+    for name, signal in out["inputs"].items():
+        if isinstance(signal, sympy.Basic) or None in (start, end):
+            continue
+        if signal.start > start or signal.end < end:
+            ck.error((*path, name.split("[")[0]), f"{label}.{name}",
+                     f"{signal.source} covers t = {signal.start:g} … {signal.end:g} s, not the "
+                     f"simulated {start:g} … {end:g} s; extend the table")
 
 
 def _modulation(ck: Checker, value: Any, path: KeyPath, label: str) -> dict[str, tuple]:
@@ -167,21 +200,28 @@ def _targets(
 
 
 def _signals(
-    ck: Checker, value: Any, path: KeyPath, label: str, inputs: list[str] | None
-) -> dict[str, sympy.Expr]:
-    return _per_name(ck, value, path, label, inputs, "input",
-                     lambda text, p, lab: ck.expression(text, p, lab, ck.symbols, allow_t=True))
+    ck: Checker, value: Any, path: KeyPath, label: str, inputs: list[str] | None,
+    base: pathlib.Path | None,
+) -> dict[str, Any]:
+    def parse(name: str, entry: Any, p: KeyPath, lab: str) -> Any:
+        if isinstance(entry, dict):
+            return check_table(ck, entry, p, lab, name, base)
+        return ck.expression(entry, p, lab, ck.symbols, allow_t=True)
+
+    return _per_name(ck, value, path, label, inputs, "input", parse)
 
 
 def _initial(
     ck: Checker, value: Any, path: KeyPath, label: str, states: list[str] | None
 ) -> dict[str, float]:
-    return _per_name(ck, value, path, label, states, "state", ck.number)
+    return _per_name(ck, value, path, label, states, "state",
+                     lambda name, entry, p, lab: ck.number(entry, p, lab))
 
 
 def _per_name(ck: Checker, value: Any, path: KeyPath, label: str, known: list[str] | None,
               what: str, parse: Any) -> dict[str, Any]:
-    """``{name: entry}`` → ``{scalar name: parse(entry)}``; a multi-bond name takes a list."""
+    """``{name: entry}`` → ``{scalar name: parse(name, entry, path, label)}``; a multi-bond
+    name takes a list."""
     out: dict[str, Any] = {}
     for name, entry in (ck.mapping(value, path, label) or {}).items():
         kpath, klabel = (*path, name), f"{label}.{name}"
@@ -192,7 +232,7 @@ def _per_name(ck: Checker, value: Any, path: KeyPath, label: str, known: list[st
         if values is None:
             continue
         for target, (vpath, vlabel, text) in zip(targets, values, strict=True):
-            parsed = parse(text, vpath, vlabel)
+            parsed = parse(target, text, vpath, vlabel)
             if parsed is not None:
                 out[target] = parsed
     return out

@@ -1,19 +1,25 @@
 """``porthamiltonian simulate MODEL`` (DESIGN.md §3): run a model file's simulation.
 
 Defaults come from the model's ``simulate:`` section (``t_start``, ``t_end``, ``dt``,
-``method``, ``inputs``, ``initial``); ``--t-end``, ``--dt`` and ``--method`` override
-them; without any ``dt`` the steps are adaptive (``--rtol``, ``--atol``).  ``--out``
-writes CSV or JSON by the file's extension; a CSV file is written while the run goes
-(streaming: memory stays bounded however long the run) unless ``--plot`` needs the
-series in memory.  ``--save-every N`` keeps every N-th step.  Without ``--out`` a
-short summary is printed.  Runs longer than a few seconds show a progress bar on
-stderr when it is a terminal.  When the run fails (:class:`SimulationError`) the
-results up to the failure are still in ``--out`` before the one-line error.
+``method``, ``inputs`` — expressions or CSV tables —, ``initial``, ``modulation``,
+``events``), read by :func:`porthamiltonian.io.simulation.simulation_arguments` exactly
+as :func:`porthamiltonian.io.simulate_model` reads them; ``--t-end``, ``--dt`` and
+``--method`` override them; without any ``dt`` the steps are adaptive (``--rtol``,
+``--atol``).  ``--out`` writes CSV or JSON by the file's extension; a CSV file is
+written while the run goes (streaming: memory stays bounded however long the run)
+unless ``--plot`` needs the series in memory.  ``--save-every N`` keeps every N-th
+step.  Without ``--out`` a short summary is printed, with the event times; JSON output
+has them under ``"events"`` (``{name: {"t": [...], "states": {state: [...]}}}``).  A
+terminal event ends the run (and the time series) at the event time.  Runs longer than
+a few seconds show a progress bar on stderr when it is a terminal.  When the run fails
+(:class:`SimulationError`) the results up to the failure are still in ``--out`` before
+the one-line error.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 from typing import Any
 
@@ -50,8 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_command(args: argparse.Namespace) -> int:
     """Run the subcommand; user errors raise :class:`ModelError` (exit 2 in ``cli.main``)."""
     from ..build import build_system
-    from ..descriptor import DescriptorPHS
     from ..io import load_model
+    from ..io.simulation import explicit_if_possible, simulation_arguments
 
     if args.out and pathlib.Path(args.out).suffix.lower() not in (".csv", ".json"):
         raise ModelError(f"--out {args.out}: give a file ending in .csv or .json")
@@ -59,32 +65,18 @@ def run_command(args: argparse.Namespace) -> int:
     if method is not None and method not in METHODS + SCIPY_METHODS:
         raise ModelError(f"unknown method {method!r}; choose one of "
                          f"{', '.join(METHODS + SCIPY_METHODS)}")
-    model = load_model(args.model)
-    system = build_system(model)
-    if isinstance(system, DescriptorPHS):
-        system = system.to_phs()
-    sim: dict[str, Any] = model.simulate or {}
-    t0 = float(sim.get("t_start") or 0.0)
-    t1 = args.t_end if args.t_end is not None else sim.get("t_end")
-    if t1 is None:
-        raise ModelError(f"{args.model}: no end time; give --t-end or a simulate: section "
-                         "with t_end")
-    values = model.parameter_values()
-    inputs = {name: expr.xreplace(values) for name, expr in (sim.get("inputs") or {}).items()}
     if args.save_every < 1:
         raise ModelError(f"--save-every must be a positive integer, got {args.save_every}")
+    model = load_model(args.model)
+    system = explicit_if_possible(build_system(model))
+    run = simulation_arguments(model, system, t_end=args.t_end)
+    run.update({k: v for k, v in (("method", method), ("dt", args.dt)) if v is not None})
     stream = args.out if args.out and args.out.lower().endswith(".csv") and not args.plot \
         else None
-    modulation = {name: _signal(spec) for name, spec in (sim.get("modulation") or {}).items()}
-    bar = None if args.no_progress else ProgressBar(t0, float(t1))
+    bar = None if args.no_progress else ProgressBar(*run["t_span"])
     try:
-        res = simulate(
-            system, (t0, float(t1)), dict(sim.get("initial") or {}), u=inputs or None,
-            method=method or sim.get("method") or "midpoint",
-            dt=args.dt if args.dt is not None else sim.get("dt"), rtol=args.rtol,
-            atol=args.atol, save_every=args.save_every, progress=bar, stream=stream,
-            modulation=modulation or None,
-        )
+        res = simulate(system, **run, rtol=args.rtol, atol=args.atol,
+                       save_every=args.save_every, progress=bar, stream=stream)
     except SimulationError as err:
         if args.out and isinstance(err.partial, SimulationResult):
             if stream is None:
@@ -96,37 +88,44 @@ def run_command(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    names = [getattr(g, "name", f"events[{k}]") for k, g in enumerate(run.get("events", []))]
     if args.out and stream is None:
-        _write(res, args.out)
+        _write(res, args.out, names)
     if args.plot:
         res.plot(args.plot)
     if not args.out:
-        print(summary(res))
+        print(summary(res, names))
     return 0
 
 
-def _signal(spec: tuple) -> Any:
-    """A checked ``simulate.modulation`` entry (io.simulate_section) as a signal."""
-    from .modulation import PiecewiseConstant, pwm
-
-    if spec[0] == "pwm":
-        _, period, duty, t0 = spec
-        return pwm(period, duty, t0)
-    _, times, values = spec
-    return PiecewiseConstant(times, values)
-
-
-def _write(res: SimulationResult, path: str) -> None:
+def _write(res: SimulationResult, path: str, events: list[str] | None = None) -> None:
     if path.lower().endswith(".json"):
-        res.to_json(path)
+        data = res.to_dict()
+        if events:
+            data["events"] = event_table(res, events)
+        pathlib.Path(path).write_text(json.dumps(data), encoding="utf-8")
     else:
         res.to_csv(path)
 
 
-def summary(res: SimulationResult) -> str:
-    """Final state, energy change and the largest power residual, in a few lines."""
+def event_table(res: SimulationResult, events: list[str]) -> dict[str, Any]:
+    """``{event name: {"t": [...], "states": {state: [...]}}}`` (times in s)."""
+    out: dict[str, Any] = {}
+    for name, te, xe in zip(events, res.t_events, res.x_events, strict=True):
+        out[name] = {"t": te.tolist(),
+                     "states": {s: xe[:, k].tolist() for k, s in enumerate(res.states)}}
+    return out
+
+
+def summary(res: SimulationResult, events: list[str] | None = None) -> str:
+    """Final state, energy change, the largest power residual and the event times, in a
+    few lines."""
     final = ", ".join(f"{s} = {v:.6g}" for s, v in zip(res.states, res.x[-1], strict=True))
     dH = res.H[-1] - res.H[0]
+    lines = [f"  event {name}: " + (", ".join(f"t = {t:.9g} s" for t in te[:10])
+                                   + (f", … ({te.size} in all)" if te.size > 10 else "")
+                                   if te.size else "no crossing")
+             for name, te in zip(events or [], res.t_events, strict=False)]
     return "\n".join([
         f"{res.method}: {res.nsteps} steps, t = {res.t[0]:g} … {res.t[-1]:g} s",
         f"  final state: {final}",
@@ -135,4 +134,5 @@ def summary(res: SimulationResult) -> str:
         f"{np.sum(res.work_dissipated):.6g} J)",
         f"  max |power residual|: "
         f"{res.extra.get('max_abs_power_residual', np.max(np.abs(res.power_residual))):.3g} J",
+        *lines,
     ])

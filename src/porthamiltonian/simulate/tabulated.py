@@ -2,7 +2,8 @@ r"""Tabulated input signals: samples :math:`(t_i, u_i)` from arrays or a CSV fil
 
 Between samples the signal is interpolated linearly (``kind="linear"``,
 :math:`u(t) = u_i + (t-t_i)(u_{i+1}-u_i)/(t_{i+1}-t_i)`) or held
-(``kind="zoh"``, zero-order hold: :math:`u(t) = u_i` on :math:`[t_i, t_{i+1})`).
+(``kind="zoh"``, zero-order hold, also called ``"previous"`` as in
+:func:`scipy.interpolate.interp1d`: :math:`u(t) = u_i` on :math:`[t_i, t_{i+1})`).
 A zero-order-hold table reports its sample times as breakpoints, so the simulation
 steps land on them and the held value is exact on every step.  Outside
 :math:`[t_0, t_{N-1}]` the table has no value: asking for one is an error (no
@@ -27,7 +28,7 @@ from ..errors import ModelError
 
 __all__ = ["Tabulated"]
 
-KINDS = ("linear", "zoh")
+KINDS = ("linear", "previous", "zoh")  # "previous" is the zero-order hold
 
 
 class Tabulated:
@@ -38,7 +39,8 @@ class Tabulated:
                  kind: str = "linear", source: str = "table") -> None:
         if kind not in KINDS:
             raise ModelError(f"{source}: interpolation kind {kind!r} is unknown; use 'linear' "
-                             "or 'zoh' (zero-order hold)")
+                             "or 'previous' (zero-order hold, also 'zoh')")
+        kind = "zoh" if kind == "previous" else kind
         tt = np.asarray(t, dtype=float).ravel()
         vv = np.asarray(values, dtype=float)
         vv = vv.reshape(tt.size, -1) if vv.size else vv.reshape(tt.size, 0)

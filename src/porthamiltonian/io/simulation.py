@@ -1,0 +1,153 @@
+r"""Run a model file's ``simulate:`` section: the arguments of :func:`porthamiltonian.simulate`.
+
+:func:`simulation_arguments` turns a loaded :class:`~porthamiltonian.io.Model` and its
+compiled system into the keyword arguments of :func:`porthamiltonian.simulate` —
+``t_span``, ``x0``, ``u`` (expressions of ``t`` with the parameter values, CSV tables),
+``method``, ``dt``, ``modulation`` and ``events`` (the ``when`` expressions compiled to
+functions ``g(t, x)`` with ``terminal`` and ``direction``, as
+:func:`scipy.integrate.solve_ivp` takes them).  :func:`simulate_model` runs it; the
+command line (``porthamiltonian simulate MODEL``) uses the same two functions, so a
+model behaves the same from Python and from the shell::
+
+    from porthamiltonian.io import load_model, simulate_model
+    res = simulate_model(load_model("examples/models/lc_events.yaml"))
+    res.t_events[0]          # times of the first event's crossings (s)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from ..errors import ModelError, NoExplicitFormError
+from ..expr import T
+from .event_section import EventSpec, event_names, parse_event
+
+__all__ = ["simulation_arguments", "simulate_model", "explicit_if_possible", "event_function"]
+
+
+def explicit_if_possible(system: Any) -> Any:
+    """A :class:`~porthamiltonian.DescriptorPHS` reduced to its explicit PHS when one
+    exists (faster, and every explicit method applies); else the DAE itself."""
+    from ..descriptor import DescriptorPHS
+
+    if not isinstance(system, DescriptorPHS):
+        return system
+    try:
+        return system.to_phs()
+    except NoExplicitFormError:
+        return system
+
+
+def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
+                         ) -> dict[str, Any]:
+    """Keyword arguments of :func:`porthamiltonian.simulate` from ``model.simulate``.
+
+    ``t_end`` (s) overrides the section's end time.  Raises :class:`ModelError` when
+    there is no end time, or (naming the file, line and key) when an event expression
+    uses a name the compiled ``system`` does not have.
+    """
+    sim: dict[str, Any] = model.simulate or {}
+    t0 = float(sim.get("t_start") or 0.0)
+    t1 = t_end if t_end is not None else sim.get("t_end")
+    if t1 is None:
+        raise ModelError(f"{model.path or model.name}: no end time; give t_end in the "
+                         "simulate: section (or --t-end on the command line)")
+    values = model.parameter_values()
+    inputs = {name: (signal.xreplace(values) if isinstance(signal, sp.Basic) else signal)
+              for name, signal in (sim.get("inputs") or {}).items()}
+    modulation = {name: _modulation(spec) for name, spec in (sim.get("modulation") or {}).items()}
+    events = [event_function(spec, model, system, inputs or None, bool(modulation))
+              for spec in sim.get("events") or []]
+    args: dict[str, Any] = {"t_span": (t0, float(t1)), "x0": dict(sim.get("initial") or {}),
+                            "u": inputs or None, "method": sim.get("method") or "midpoint",
+                            "dt": sim.get("dt")}
+    if modulation:
+        args["modulation"] = modulation
+    if events:
+        args["events"] = events
+    return args
+
+
+def simulate_model(model: Any, system: Any = None, **overrides: Any) -> Any:
+    """Simulate a loaded model as its ``simulate:`` section says.
+
+    ``system`` is the compiled model (default :func:`porthamiltonian.build.build_system`,
+    reduced to an explicit PHS when one exists); ``overrides`` replace or add keyword
+    arguments of :func:`porthamiltonian.simulate` (``t_end=`` sets the end time).
+    """
+    from ..build import build_system
+    from ..simulate import simulate
+
+    if system is None:
+        system = explicit_if_possible(build_system(model))
+    args = simulation_arguments(model, system, t_end=overrides.pop("t_end", None))
+    args.update({k: v for k, v in overrides.items() if v is not None})
+    return simulate(system, **args)
+
+
+def event_function(spec: EventSpec, model: Any, system: Any, u: Any = None,
+                   modulated: bool = False) -> Callable[[float, np.ndarray], float]:
+    r"""The function :math:`g(t, x)` of a checked event, with ``.terminal``,
+    ``.direction`` and ``.name``.
+
+    ``when`` is parsed again against the compiled system's names (a network's states
+    are only known now); outputs :math:`y = (G+P)^\top\nabla H + (M+S)u` and inputs are
+    evaluated with the input signal ``u`` (as given to ``simulate``).
+    """
+    from ..simulate.inputs import make_signal
+
+    names = event_names(model.symbols, system.states, system.inputs, system.outputs)
+    expr = parse_event(spec, names).xreplace(model.parameter_values())
+    free = expr.free_symbols - {T}
+    symbolic = sorted(str(s) for s in free if s in set(model.symbols.values()))
+    if symbolic:
+        raise ModelError(f"{spec.where}: depends on the parameter(s) {', '.join(symbolic)}, "
+                         "which have no value; give them values under parameters")
+    states = _used(free, system.states, "")
+    outputs = _used(free, system.outputs, "y.")
+    inputs = _used(free, system.inputs, "u.")
+    args = [T, *(names[s] for s in states), *(names[f"y.{o}"] for o in outputs),
+            *(names[f"u.{i}"] for i in inputs)]
+    f = sp.lambdify(args, expr, modules="numpy", dummify=True)
+    ix = [list(system.states).index(s) for s in states]
+    iy = [list(system.outputs).index(o) for o in outputs]
+    iu = [list(system.inputs).index(i) for i in inputs]
+    port = None
+    if iy or iu:
+        if modulated:
+            raise ModelError(f"{spec.where}: events on inputs or outputs are not available "
+                             "with modulation; write the event in the states")
+        port = (make_signal(u, list(system.inputs)), system.compile())
+
+    def g(t: float, x: np.ndarray) -> float:
+        extra: list[float] = []
+        if port is not None:
+            uu = port[0](t, x)
+            extra = [*np.asarray(port[1].output(x, uu), dtype=float)[iy], *uu[iu]]
+        return float(f(t, *x[ix], *extra))
+
+    g.terminal = spec.terminal  # type: ignore[attr-defined]
+    g.direction = spec.direction  # type: ignore[attr-defined]
+    g.name = spec.name  # type: ignore[attr-defined]
+    return g
+
+
+def _used(free: set[sp.Basic], names: Sequence[str], prefix: str) -> list[str]:
+    """The names (in system order) whose symbol ``prefix + name`` occurs in ``free``."""
+    present = {str(s) for s in free}
+    return [n for n in names if prefix + n in present]
+
+
+def _modulation(spec: tuple) -> Any:
+    """A checked ``simulate.modulation`` entry (io.simulate_section) as a signal."""
+    from ..simulate.modulation import PiecewiseConstant, pwm
+
+    if spec[0] == "pwm":
+        _, period, duty, t0 = spec
+        return pwm(period, duty, t0)
+    _, times, values = spec
+    return PiecewiseConstant(times, values)
