@@ -28,6 +28,9 @@ def _order(method: str, system, exact, x0, T: float, steps: list[int]) -> float:
     ("gauss1", 2, [20, 40, 80, 160]),
     ("gauss2", 4, [10, 20, 40, 80]),
     ("gauss3", 6, [5, 10, 20, 40]),
+    ("gauss4", 8, [3, 4, 6, 8]),
+    ("gauss5", 10, [2, 3, 4, 6]),
+    ("gauss6", 12, [2, 3, 4, 5]),
     ("rk4", 4, [20, 40, 80, 160]),
 ])
 def test_order_on_the_damped_oscillator(method, order, steps):

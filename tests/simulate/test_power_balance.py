@@ -20,7 +20,7 @@ def _check_balance(res, h: float) -> None:
     assert np.all(res.work_dissipated >= 0.0)
 
 
-@pytest.mark.parametrize("method", ["midpoint", "discrete_gradient", "gauss2", "gauss3"])
+@pytest.mark.parametrize("method", ["midpoint", "discrete_gradient", "gauss2", "gauss3", "gauss5"])
 def test_mass_spring_damper_with_sinusoidal_force(method):
     h = 1e-2
     res = simulate(oscillator(k=4.0, m=0.5, c=0.3), (0.0, 10.0), {"q": 0.1}, u="sin(3*t)",

@@ -35,7 +35,8 @@ import numpy as np
 from ..errors import SimulationError
 from .base import Dynamics, Method, StepInfo
 from .events import EventSet
-from .lti import BLOCK_STEPS, midpoint_block
+from .gauss import Gauss
+from .lti import BLOCK_STEPS, gauss_block, midpoint_block
 from .midpoint import Midpoint
 from .newton import NewtonFailure
 from .recorder import Recorder
@@ -144,7 +145,7 @@ def integrate(
     t, i_stop = t0, 0
     seg: tuple[float, float, int] | None = None  # fixed steps: (start, stop, number)
     j = 0
-    fast = _lti_midpoint(stepper, dyn) if not adaptive and events is None else None
+    fast = _lti_block(stepper, dyn) if not adaptive and events is None else None
     if fast is not None:
         return _integrate_lti(fast, dyn, rec, t0, t1, x, opts, stops, saved_stop, progress)
     h_next = _initial_step(dyn, t, x, span, order, opts) if adaptive else 0.0
@@ -243,22 +244,25 @@ def integrate(
     return res
 
 
-def _lti_midpoint(stepper: Method, dyn: Dynamics) -> Midpoint | None:
-    """The midpoint stepper when the LTI block path applies (the discrete-gradient
-    methods coincide with the midpoint rule for quadratic H)."""
+def _lti_block(stepper: Method, dyn: Dynamics) -> Callable[..., Any] | None:
+    """``block(dyn, x, times, h)`` of :mod:`.lti` when the LTI block path applies to
+    ``stepper`` (the discrete-gradient methods coincide with the midpoint rule for
+    quadratic H), else ``None``."""
     if not dyn.affine:
         return None
+    if isinstance(stepper, Gauss):
+        return lambda *a: gauss_block(stepper, *a)
     mp = stepper if type(stepper) is Midpoint else getattr(stepper, "_midpoint", None)
-    return mp if isinstance(mp, Midpoint) else None
+    return (lambda *a: midpoint_block(mp, *a)) if isinstance(mp, Midpoint) else None
 
 
 def _integrate_lti(
-    mp: Midpoint, dyn: Dynamics, rec: Recorder, t0: float, t1: float, x: np.ndarray,
+    block: Callable[..., Any], dyn: Dynamics, rec: Recorder, t0: float, t1: float, x: np.ndarray,
     opts: Stepping, stops: np.ndarray, saved_stop: np.ndarray | None,
     progress: Callable[[float], None] | None,
 ) -> Any:
-    """Fixed-step midpoint on an LTI system in blocks (:mod:`.lti`); same results and
-    saving rules as the general loop."""
+    """Fixed steps of the midpoint or Gauss method on an LTI system in blocks
+    (:mod:`.lti`); same results and saving rules as the general loop."""
     acc = np.zeros(3)
     nsteps, t = 0, t0
     for i_stop, b in enumerate(stops):
@@ -272,7 +276,7 @@ def _integrate_lti(
             if k1 == n:
                 times[-1] = b
             with np.errstate(all="ignore"):
-                X, W = midpoint_block(mp, dyn, x, times, h)
+                X, W = block(dyn, x, times, h)
             steps = nsteps + np.arange(1, k1 - k0 + 1)
             if saved_stop is None:
                 save = (steps % opts.save_every == 0) | (times[1:] == t1)

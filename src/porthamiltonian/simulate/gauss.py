@@ -1,4 +1,4 @@
-r"""Gauss–Legendre collocation with :math:`s = 1, 2, 3` stages (order :math:`2s`).
+r"""Gauss–Legendre collocation with :math:`s = 1, \ldots, 6` stages (order :math:`2s`).
 
 Stage derivatives :math:`K_i` solve
 
@@ -36,46 +36,26 @@ import numpy as np
 import scipy.sparse as sps
 
 from .base import Dynamics, StepInfo
+from .gauss_coefficients import STAGES, decoupling, gauss_tableau
 from .midpoint import identity_minus
 from .newton import Factorization, SimplifiedNewton, cached_factorization
 
-__all__ = ["Gauss", "gauss_tableau"]
-
-
-def gauss_tableau(s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Butcher tableau ``(A, b, c)`` of the ``s``-stage Gauss–Legendre method."""
-    x, _ = np.polynomial.legendre.leggauss(s)
-    c = 0.5 * (x + 1.0)
-    V = np.vander(c, s, increasing=True)  # V[i, k] = c_i^k
-    L = np.linalg.inv(V)  # Lagrange basis coefficients: ℓ_j(τ) = Σ_k L[k, j] τ^k
-    k = np.arange(s)
-    A = (c[:, None] ** (k + 1) / (k + 1)) @ L
-    b = (1.0 / (k + 1)) @ L
-    return A, b, c
+__all__ = ["Gauss", "gauss_tableau", "STAGES"]
 
 
 class Gauss:
-    """``s``-stage Gauss–Legendre collocation (s = 1, 2, 3); see the module docstring."""
+    """``s``-stage Gauss–Legendre collocation (s = 1, …, 6); see the module docstring."""
 
     def __init__(
         self, dyn: Dynamics, s: int, *, newton_tol: float = 1e-12, max_newton: int = 20
     ) -> None:
-        if s not in (1, 2, 3):
-            raise ValueError("Gauss–Legendre collocation is provided for s = 1, 2, 3")
+        if s not in STAGES:
+            raise ValueError("Gauss–Legendre collocation is provided for s = 1, …, 6")
         self.dyn, self.s = dyn, s
         self.name, self.order = f"gauss{s}", 2 * s
         self.A, self.b, self.c = gauss_tableau(s)
-        lam, V = np.linalg.eig(self.A)
-        self._lam, self._V, self._Vinv = lam, V, np.linalg.inv(V)
-        # solve each real eigenvalue, and one of each complex-conjugate pair
-        self._pairs: list[tuple[int, int]] = []
-        for i in range(s):
-            if lam[i].imag < 0:
-                continue
-            j = -1
-            if lam[i].imag > 0:
-                j = int(np.argmin(np.abs(lam - np.conj(lam[i]))))
-            self._pairs.append((i, j))
+        #: LTI stage decoupling (:mod:`.gauss_coefficients`)
+        self.decoupled = decoupling(s)
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._newton = SimplifiedNewton(newton_tol, max_newton)
         self._lu: dict[tuple[float, Any], Factorization] = {}
@@ -113,15 +93,16 @@ class Gauss:
             return self._jacobian(t, h, X, stage_inputs(X))
 
         if dyn.affine:
-            K = self._affine_stages(x, h, stage_inputs(np.tile(x, (s, 1))))
+            K, delta = self._affine_stages(x, h, stage_inputs(np.tile(x, (s, 1))))
             iterations = nfev = 1
         else:
             res = self._newton.solve(F, Jac, np.tile(dyn.f(x, dyn.u(t, x)), s),
                                      float(np.max(np.abs(x), initial=0.0)), (h, dyn.key))
             K, iterations, nfev = res.w.reshape(s, n), res.iterations, res.nfev
+            delta = h * (self.b @ K)
         X = self._stages(x, K, h)
         U = stage_inputs(X)
-        x_new = x + h * (self.b @ K)
+        x_new = x + delta
         supplied = dissipated = 0.0
         for i in range(s):
             p_in, p_d = dyn.port_powers(X[i], dyn.num.gradient(X[i]), U[i])
@@ -129,25 +110,28 @@ class Gauss:
             dissipated += h * self.b[i] * p_d
         return x_new, StepInfo(supplied, dissipated, dyn.delta_H(x, x_new), iterations, nfev)
 
-    def _affine_stages(self, x: np.ndarray, h: float, U: np.ndarray) -> np.ndarray:
-        r"""Stage derivatives of an LTI step, :math:`K - hA_{RK}KA^\top = \mathbb 1(Ax)^\top
-        + UB^\top`, through the eigenvectors :math:`A_{RK} = V\Lambda V^{-1}`: ``s``
-        decoupled systems :math:`(I - h\lambda_i A)\tilde k_i = (V^{-1}F_0)_i` of size
-        n (complex for the complex pairs, of which one is solved and the other is its
-        conjugate) instead of one of size ``s·n`` (Hairer & Wanner, *Solving ODEs II*,
-        §IV.8)."""
-        dyn = self.dyn
-        A, B = dyn.num.A, dyn.num.B
-        F0 = np.tile(A @ x, (self.s, 1))
-        if dyn.m:
-            F0 = F0 + np.asarray((B @ U.T).T)
-        G = self._Vinv @ F0
-        Kt = np.empty_like(G)
-        for i, partner in self._pairs:
-            lam = self._lam[i]
-            lu = cached_factorization(self._lu, (h, dyn.key, i),
-                                      lambda lam=lam: identity_minus(h * lam, A))
-            Kt[i] = lu.solve(G[i] if lam.imag else G[i].real)
-            if partner >= 0:
-                Kt[partner] = np.conj(Kt[i])
-        return (self._V @ Kt).real
+    def _affine_stages(self, x: np.ndarray, h: float,
+                       U: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Stage derivatives ``K`` (rows) and increment :math:`x_{k+1} - x_k` of an LTI step
+        through the decoupled systems of :mod:`.gauss_coefficients`: one real or complex
+        solve of size n per eigenvalue (one per complex pair) instead of one of size
+        ``s·n``."""
+        dyn, dec = self.dyn, self.decoupled
+        num = dyn.num
+        Ax = num.A @ x
+        BU = num.B @ (dec.Uin @ U).T if dyn.m else None
+        k = []
+        for r, real in enumerate(dec.real):
+            rhs = Ax if BU is None else Ax + (BU[:, r].real if real else BU[:, r])
+            k.append(self.factor(h, r).solve(rhs))
+        k_arr = np.array(k)
+        return (dec.P @ k_arr).real, h * (dec.rho @ k_arr).real
+
+    def factor(self, h: float, r: int) -> Factorization:
+        r"""LU factors of :math:`I - h\lambda_r A` for the ``r``-th solved eigenvalue of
+        the Butcher matrix (complex for a complex pair), cached per step size and
+        structure."""
+        lam, A = self.decoupled.lam[r], self.dyn.num.A
+        real = self.decoupled.real[r]
+        return cached_factorization(self._lu, (h, self.dyn.key, r),
+                                    lambda: identity_minus(h * (lam.real if real else lam), A))

@@ -23,6 +23,7 @@ from .discrete_gradient import AVF, DiscreteGradient, avf_nodes
 from .driver import Stepping, integrate
 from .events import EventSet
 from .explicit import RK4
+from .gauss import STAGES as GAUSS_STAGES
 from .gauss import Gauss
 from .inputs import InputSignal, make_signal, output_feedback
 from .midpoint import Midpoint
@@ -33,7 +34,8 @@ from .scipy_ivp import SCIPY_METHODS, run_scipy
 __all__ = ["simulate", "METHODS"]
 
 #: Methods implemented here (fixed step); the SciPy names go to ``solve_ivp``.
-METHODS = ("midpoint", "discrete_gradient", "avf", "gauss1", "gauss2", "gauss3", "rk4")
+METHODS = ("midpoint", "discrete_gradient", "avf",
+           *(f"gauss{s}" for s in GAUSS_STAGES), "rk4")
 
 
 def simulate(
@@ -77,7 +79,7 @@ def simulate(
         these}`` (see :mod:`.inputs`).
     method:
         ``"midpoint"`` (default), ``"discrete_gradient"`` (Gonzalez), ``"avf"``,
-        ``"gauss1"``–``"gauss3"``, ``"rk4"``, or a :func:`scipy.integrate.solve_ivp`
+        ``"gauss1"``–``"gauss6"``, ``"rk4"``, or a :func:`scipy.integrate.solve_ivp`
         method (``"RK45"``, ``"DOP853"``, ``"Radau"``, ``"BDF"``, ``"LSODA"``).
     dt:
         Fixed step (s), shortened so that steps land on ``t1``, ``t_eval`` and switching
@@ -202,8 +204,8 @@ def make_method(name: str, dyn: Dynamics, system: Any, **kw: Any) -> Method:
         return DiscreteGradient(dyn, nodes=avf_nodes(_hamiltonian_degree(system)), **kw)
     if name == "avf":
         return AVF(dyn, nodes=avf_nodes(_hamiltonian_degree(system)), **kw)
-    if name in ("gauss1", "gauss2", "gauss3"):
-        return Gauss(dyn, int(name[-1]), **kw)
+    if name.startswith("gauss") and name in METHODS:
+        return Gauss(dyn, int(name[5:]), **kw)
     if name == "rk4":
         return RK4(dyn)
     raise ModelError(f"unknown simulation method {name!r}; choose one of "
