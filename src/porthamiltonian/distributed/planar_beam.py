@@ -27,10 +27,14 @@ vanishes on solutions but keeps the structure skew).  Setting :math:`A_{mod} = J
 (small deformations) leaves the rod (ε, v₁) and the Timoshenko beam (γ, κ, v₂, ω).
 
 Discretization: the partitioned FEM of :mod:`.fem` for the constant part; the modulated
-terms use the same Gauss collocation, so :math:`J(x)` is affine in the state and skew
-for every ``x``.  The Hamiltonian is quadratic, so the implicit midpoint rule conserves
-it exactly (to the Newton tolerance).  The system is *symbolic* (SymPy, compiled once):
-meant for tens of elements, not for 10⁵ states.
+terms use the same Gauss collocation (:mod:`.planar_structure`), so :math:`J(x)` is
+affine in the state and skew for every ``x``.  The Hamiltonian is quadratic, so the
+implicit midpoint rule conserves it exactly (to the Newton tolerance).  By default the
+system is *numeric*: a :class:`~porthamiltonian.simulate.FunctionPHS` with sparse
+:class:`~porthamiltonian.simulate.affine.AffineMatrix` structure :math:`J(x)`,
+:math:`G(x)` — thousands of elements build in a fraction of a second and the Newton
+iterations use sparse LU.  ``symbolic=True`` gives the same model as a SymPy
+:class:`~porthamiltonian.PHS` (tens of elements; for symbolic manipulation).
 """
 
 from __future__ import annotations
@@ -43,36 +47,54 @@ import sympy as sp
 
 from ..errors import ModelError
 from ..phs import PHS
+from ..simulate.affine import AffineMatrix
+from ..simulate.functional import FunctionPHS
 from .boundary import Condition, parse_ends
 from .fem import Coef, EffortField, FlowField, Param
 from .mesh import check_degree, make_mesh
 from .model import DistributedModel
 from .partition import assemble
+from .planar_structure import modulated_entries
 
 __all__ = ["planar_beam", "PlanarBeamModel", "PLANAR_ENDS"]
 
-F_, X_, P_ = Condition.FREE, Condition.FIXED, Condition.FORCE
+F_, X_, P_, V_ = Condition.FREE, Condition.FIXED, Condition.FORCE, Condition.VELOCITY
 #: End conditions of the planar beam, as (axial, transverse, rotation).
 PLANAR_ENDS = {"clamped": (X_, X_, X_), "free": (F_, F_, F_), "port": (P_, P_, P_),
-               "force": (P_, P_, P_)}
+               "force": (P_, P_, P_), "pinned": (X_, X_, F_), "hub": (X_, X_, V_),
+               "velocity": (V_, V_, V_)}
+
+#: The symbolic system is for small models (SymPy's cost grows quadratically).
+SYMBOLIC_LIMIT = 40
 
 
 def planar_beam(length: float, rhoA: Coef, rhoI: Coef, EA: Coef, EI: Coef, kGA: Coef, *,
-                elements: Any = 6, degree: int = 1, left: str = "clamped",
-                right: str = "free") -> PlanarBeamModel:
+                elements: Any = 6, degree: int = 1, left: Any = "clamped",
+                right: Any = "free", symbolic: bool = False) -> PlanarBeamModel:
     """A geometrically exact planar beam: ``rhoA`` (kg/m), ``rhoI`` (kg·m), ``EA``, ``kGA`` (N),
-    ``EI`` (N·m²).
+    ``EI`` (N·m²); numbers or functions of s (m).
 
-    Ends: ``"clamped"``, ``"free"`` or ``"port"``/``"force"`` (inputs ``N_<end>``,
-    ``Q_<end>``, ``M_<end>``: body-frame force components and moment on the beam;
-    outputs ``v1_<end>``, ``v2_<end>``, ``omega_<end>``).  ``.system`` is a symbolic
-    PHS with a state-dependent J(x); ``.linear`` is the small-deformation model (rod +
-    Timoshenko, sparse) and ``.frequencies(n)`` its frequencies.
+    Ends (axial, transverse, rotation): ``"clamped"``, ``"free"``, ``"port"``/``"force"``
+    (inputs ``N_<end>``, ``Q_<end>``, ``M_<end>``: body-frame force components and moment
+    on the beam; outputs ``v1_<end>``, ``v2_<end>``, ``omega_<end>``), ``"pinned"``
+    (translation fixed, rotation free), ``"hub"`` (translation fixed, rotation driven:
+    input ``omega_<end>`` in rad/s, output ``M_<end>``, the moment on the beam),
+    ``"velocity"`` (all three velocities imposed), or a tuple of three
+    :class:`~.boundary.Condition` names.  Both translations must be imposed or both free.
+
+    ``.system`` is a :class:`~porthamiltonian.simulate.FunctionPHS` with sparse affine
+    :math:`J(x)`, :math:`G(x)` (``symbolic=True``: a SymPy
+    :class:`~porthamiltonian.PHS`, at most 40 × degree elements); ``.linear`` is the
+    small-deformation model (rod + Timoshenko, sparse) and ``.frequencies(n)`` its
+    frequencies; ``.shape(x)`` the centre line.  Imposed velocities remove the end node
+    (primal partition): its inertia is carried by the source (O(h) at that port).
     """
     check_degree(degree, "planar beam")
-    if degree * (elements if np.ndim(elements) == 0 else len(elements) - 1) > 40:
-        raise ModelError("planar beam: the symbolic system is meant for at most 40 × degree "
-                         "elements; use fewer elements (or the linear rod/timoshenko models)")
+    n_el = elements if np.ndim(elements) == 0 else len(elements) - 1
+    if symbolic and degree * n_el > SYMBOLIC_LIMIT:
+        raise ModelError(f"planar beam: the symbolic system is meant for at most "
+                         f"{SYMBOLIC_LIMIT} × degree elements; use symbolic=False (numeric, "
+                         "sparse) for larger meshes")
     mesh = make_mesh(length, elements)
     ends = parse_ends(left, right, PLANAR_ENDS, "planar beam")
     flows = [FlowField("p1", "v1", "N", Param(rhoA, "rhoA", "kg/m")),
@@ -91,16 +113,44 @@ def planar_beam(length: float, rhoA: Coef, rhoI: Coef, EA: Coef, EI: Coef, kGA: 
         "boundary": "v1, v2, omega and the body-frame force (N, Q) and moment M at each end",
         "hamiltonian": "H = ½∫(EA ε² + kGA γ² + EI κ² + (p1² + p2²)/ρA + ptheta²/ρI) ds",
     }
-    return PlanarBeamModel(disc, "planar beam", variables)
+    return PlanarBeamModel(disc, "planar beam", variables, symbolic=symbolic)
 
 
 class PlanarBeamModel(DistributedModel):
-    """The planar beam: ``.system`` nonlinear (symbolic), ``.linear`` its linearization."""
+    """The planar beam: ``.system`` nonlinear, ``.linear`` its linearization.
 
-    def __init__(self, disc: Any, kind: str, variables: dict[str, str]) -> None:
+    Attributes
+    ----------
+    system : FunctionPHS or PHS
+        ẋ = (J(x) − R) Q x + G(x) u with the boundary ports left open.
+    linear : PHS
+        The small-deformation model (rod + Timoshenko beam): J₀, G₀, the same Q.
+    structure : tuple of AffineMatrix
+        ``(J, G)``: J(x) = J₀ + Σ x_k J_k and G(x) (for assembling into larger models).
+    Q : sparse diagonal
+        H = ½ xᵀQx.
+    """
+
+    def __init__(self, disc: Any, kind: str, variables: dict[str, str],
+                 symbolic: bool = False) -> None:
         super().__init__(disc, kind, variables)
         self.linear = disc.system  # the constant-structure part: rod + Timoshenko
-        self.system = _modulated(disc)
+        lin = self.linear
+        n, m = lin.n_states, lin.n_inputs
+        ent = modulated_entries(disc)
+        self.structure = (AffineMatrix(lin.J, *ent.J, n_states=n),
+                          AffineMatrix(sps.csr_array(lin.G) if m else sps.csr_array((n, 0)),
+                                       *ent.G, n_states=n))
+        self.Q = sps.diags_array(lin.Q.diagonal()).tocsr()
+        self.system = _symbolic(lin, ent) if symbolic else self._numeric()
+
+    def _numeric(self) -> FunctionPHS:
+        lin, (J, G), Q = self.linear, self.structure, self.Q
+        q = self.Q.diagonal()
+        return FunctionPHS(J=J, R=lin.R, G=G, P=lin.P, S=lin.S,
+                           energy=lambda x: 0.5 * float(x @ (q * x)),
+                           gradient=lambda x: q * x, hessian=lambda x: Q, degree=2,
+                           states=lin.states, inputs=lin.inputs, outputs=lin.outputs)
 
     def stiffness(self) -> tuple[sps.csr_array, np.ndarray]:
         saved, self.system = self.system, self.linear
@@ -109,70 +159,58 @@ class PlanarBeamModel(DistributedModel):
         finally:
             self.system = saved
 
-    def shape(self, x: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        r"""Centre line ``(r_1(s), r_2(s))`` and rotation θ at the element end points.
+    def equilibrium(self, u: Any = None, *, tip_force: Any = None, steps: int = 10,
+                    tol: float = 1e-11, max_iter: int = 30) -> np.ndarray:
+        """The static equilibrium state under constant inputs ``u`` (body-frame port
+        loads) and a dead ``tip_force = (Fx, Fy)`` (N, in the left end's frame); see
+        :func:`.planar_static.static_equilibrium`."""
+        from .planar_static import static_equilibrium
 
-        Integrated from the clamped left end: :math:`\theta' = \kappa`,
-        :math:`r' = R(\theta)(1 + \varepsilon, \gamma)` by the Gauss rule of the strain
-        states (θ at a Gauss point from the curvature of its element, exact for k = 1).
+        return static_equilibrium(self, u, tip_force=tip_force, steps=steps, tol=tol,
+                                  max_iter=max_iter)
+
+    def shape(self, x: Any, origin: Any = (0.0, 0.0, 0.0)
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        r"""Centre line ``(r_1(s), r_2(s))`` (m) and rotation θ (rad) at the element end points.
+
+        Integrated from the left end, placed at ``origin = (x₀, y₀, θ₀)``:
+        :math:`\theta' = \kappa`, :math:`r' = R(\theta)(1 + \varepsilon, \gamma)` by the
+        Gauss rule of the strain states (θ at a Gauss point from the curvature of the
+        cells before it, exact for k = 1).  With the default origin the result is in
+        the frame of the left cross-section (the world frame for a clamped end, the
+        rotating hub frame for a ``"hub"`` end).  ``x`` may hold one state per row
+        (e.g. ``result.x``); the outputs then have one row per state.
         """
         d = self.disc
-        if d.conditions["left"] != (X_, X_, X_):
-            raise ModelError("planar beam shape needs a clamped left end")
         x = np.asarray(x, dtype=float)
+        x0, y0, th0 = (float(v) for v in origin)
         pts, xe = d.strain_quadrature(0, x)
         _, xg = d.strain_quadrature(1, x)
         _, xk = d.strain_quadrature(2, x)
         w = d.l2.weights.reshape(pts.shape)
-        nodes = d.mesh.nodes
-        theta = np.concatenate([[0.0], np.cumsum(xk.sum(-1))])
-        r = np.zeros((nodes.size, 2))
-        for e in range(nodes.size - 1):
-            # θ at the Gauss points: θ_e + ∫_{s_e}^{g} κ, κ of the element's Gauss values
-            kap = xk[e] / w[e]
-            th_g = theta[e] + np.array([np.sum(kap * w[e] * (pts[e] <= g)) - 0.5 * kap[i] * w[e, i]
-                                        for i, g in enumerate(pts[e])])
-            nu = np.stack([w[e] + xe[e], xg[e]])  # ∫(1 + ε, γ) per Gauss point
-            r[e + 1] = r[e] + np.array([np.sum(np.cos(th_g) * nu[0] - np.sin(th_g) * nu[1]),
-                                        np.sum(np.sin(th_g) * nu[0] + np.cos(th_g) * nu[1])])
-        return r[:, 0], r[:, 1], theta
+        lead = x.shape[:-1]
+        theta = np.concatenate([np.zeros((*lead, 1)), np.cumsum(xk.sum(-1), axis=-1)],
+                               axis=-1) + th0
+        th_g = theta[..., :-1, None] + np.cumsum(xk, axis=-1) - 0.5 * xk
+        nu1, nu2 = w + xe, xg  # ∫(1 + ε, γ) per Gauss cell
+        dr1 = (np.cos(th_g) * nu1 - np.sin(th_g) * nu2).sum(-1)
+        dr2 = (np.sin(th_g) * nu1 + np.cos(th_g) * nu2).sum(-1)
+        zero = np.zeros((*lead, 1))
+        r1 = x0 + np.concatenate([zero, np.cumsum(dr1, axis=-1)], axis=-1)
+        r2 = y0 + np.concatenate([zero, np.cumsum(dr2, axis=-1)], axis=-1)
+        return r1, r2, theta
 
 
-def _modulated(disc: Any) -> PHS:
-    """The symbolic PHS with J(x) = J₀ + J_mod(x) (module docstring)."""
-    lin = disc.system
+def _symbolic(lin: PHS, ent: Any) -> PHS:
+    """The same system as a SymPy PHS: J(x) = J₀ + Σ c x_k at the modulated entries."""
     xs = [sp.Symbol(s, real=True) for s in lin.states]
     J = sp.Matrix(lin.J.toarray())
-    h1, l2 = disc.h1, disc.l2
-    Np, Nq = h1.size, l2.size
-    pos = np.full(3 * Np, -1)
-    pos[disc.kept] = Nq * 3 + np.arange(disc.kept.size)
-    from .spaces import value_matrix
-    C = value_matrix(h1, l2).tocoo()
-    w = l2.weights
-
-    def alpha(field: int, g: int) -> sp.Expr:
-        return xs[field * Nq + g] / w[g]  # x_q = w·α at a Gauss point
-
-    def add(row: int, col: int, value: sp.Expr) -> None:
-        if row >= 0 and col >= 0:
-            J[row, col] += value
-            J[col, row] -= value
-
-    for g, j, c in zip(C.row, C.col, C.data, strict=True):
-        eps, gam, kap = alpha(0, g), alpha(1, g), alpha(2, g)
-        v1, v2, om = pos[j], pos[Np + j], pos[2 * Np + j]
-        add(0 * Nq + g, v2, -kap * c)   # ∂tε ∋ −κ v₂ + γ ω
-        add(0 * Nq + g, om, gam * c)
-        add(1 * Nq + g, v1, kap * c)    # ∂tγ ∋ κ v₁ − ε ω
-        add(1 * Nq + g, om, -eps * c)
-    for i in range(Np):                 # ∂t p ∋ −ω Ĵ p: J[p1, pθ] = p₂, J[p2, pθ] = −p₁
-        p1, p2, pt = pos[i], pos[Np + i], pos[2 * Np + i]
-        if p1 >= 0 and p2 >= 0:
-            add(p1, pt, xs[p2])
-            add(p2, pt, -xs[p1])
+    G = sp.Matrix(lin.G.toarray()) if lin.n_inputs else sp.zeros(lin.n_states, 0)
+    for M, (rows, cols, ks, coefs) in ((J, ent.J), (G, ent.G)):
+        for r, c, k, v in zip(rows, cols, ks, coefs, strict=True):
+            M[int(r), int(c)] += sp.Float(v) * xs[int(k)]
     Qd = lin.Q.diagonal()
     H = sum(sp.Float(q) * xi**2 for q, xi in zip(Qd, xs, strict=True)) / 2
-    G = sp.Matrix(lin.G.toarray())
-    return PHS(J=J, G=G, hamiltonian=H, states=list(lin.states), inputs=lin.inputs,
-               outputs=lin.outputs, name="planar beam")
+    return PHS(J=J, R=sp.Matrix(lin.R.toarray()), G=G, P=sp.Matrix(lin.P.toarray()),
+               S=sp.Matrix(lin.S.toarray()), hamiltonian=H, states=list(lin.states),
+               inputs=lin.inputs, outputs=lin.outputs, name="planar beam")

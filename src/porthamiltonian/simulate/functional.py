@@ -17,6 +17,21 @@ structure (:math:`J = -J^\top`, :math:`W \succeq 0`) is checked as for a
 :class:`~porthamiltonian.PHS`; that the three functions agree is the caller's
 responsibility (:meth:`FunctionPHS.check_derivatives` compares them with finite
 differences).
+
+**State-dependent structure.**  ``J`` and ``G`` may instead be
+:class:`~.affine.AffineMatrix` objects, :math:`J(x) = J_0 + \sum_k x_k J_k` (every
+:math:`J_k` skew) and :math:`G(x) = G_0 + \sum_k x_k G_k` — the modulated Dirac
+structures of geometrically exact beams and rigid bodies.  The Jacobian of the
+right-hand side is then assembled sparse as
+
+.. math::
+
+    \partial_x \dot x = (J(x) - R)\,\nabla^2 H(x)
+        + \partial_x\big(J(x)z\big)\big|_{z=\nabla H(x)}
+        + \partial_x\big(G(x)u\big),
+
+so the implicit midpoint rule's Newton iterations use sparse LU at any size (``R``,
+``P``, ``M``, ``S`` stay constant).
 """
 
 from __future__ import annotations
@@ -29,6 +44,7 @@ import scipy.sparse as sps
 
 from ..compiled import NumericPHS
 from ..errors import ModelError
+from .affine import AffineMatrix
 
 __all__ = ["FunctionPHS"]
 
@@ -39,7 +55,8 @@ class FunctionPHS:
     Parameters
     ----------
     J, R, G, P, M, S:
-        Constant matrices (dense or SciPy sparse), as for :class:`~porthamiltonian.PHS`.
+        Constant matrices (dense or SciPy sparse), as for :class:`~porthamiltonian.PHS`;
+        ``J`` and ``G`` may be :class:`~.affine.AffineMatrix` (state-dependent, affine).
     energy, gradient, hessian:
         :math:`H(x)` (J), :math:`\\nabla H(x)` shape ``(n,)``, :math:`\\nabla^2 H(x)`
         shape ``(n, n)``, dense or sparse.
@@ -65,6 +82,16 @@ class FunctionPHS:
         for name, f in (("energy", energy), ("gradient", gradient), ("hessian", hessian)):
             if not callable(f):
                 raise ModelError(f"FunctionPHS: {name} must be a function of the state x")
+        self._affine = {k: A for k, A in (("J", J), ("G", G)) if isinstance(A, AffineMatrix)}
+        if "J" in self._affine:
+            self._affine["J"].check_skew("J")
+            J = self._affine["J"].constant
+        if "G" in self._affine:
+            G = self._affine["G"].constant
+        for k, A in self._affine.items():
+            if A.n_states != A.shape[0]:
+                raise ModelError(f"FunctionPHS: {k}(x) depends on {A.n_states} states but has "
+                                 f"{A.shape[0]} rows; the state has one entry per row")
         given = [J, R, G, P, M, S]
         n = next((np.shape(A)[0] for A in (J, R, G, P) if A is not None), None)
         if n is None:
@@ -82,12 +109,20 @@ class FunctionPHS:
         self._numeric: NumericPHS | None = None
 
     def matrices(self) -> dict[str, Any]:
-        """``{"J": J, "R": R, "G": G, "P": P, "M": M, "S": S}`` (constant)."""
+        """``{"J": J, "R": R, "G": G, "P": P, "M": M, "S": S}`` (constant; for a
+        state-dependent ``J`` or ``G`` its constant part :math:`J_0`, :math:`G_0`)."""
         return self._carrier.matrices()
 
-    J = property(lambda self: self._carrier.J, doc="Interconnection matrix (skew).")
+    @property
+    def state_dependent(self) -> bool:
+        """True when ``J`` or ``G`` is an :class:`~.affine.AffineMatrix`."""
+        return bool(self._affine)
+
+    J = property(lambda self: self._affine.get("J", self._carrier.J),
+                 doc="Interconnection matrix (skew), constant or an AffineMatrix.")
     R = property(lambda self: self._carrier.R, doc="Dissipation matrix.")
-    G = property(lambda self: self._carrier.G, doc="Input matrix.")
+    G = property(lambda self: self._affine.get("G", self._carrier.G),
+                 doc="Input matrix, constant or an AffineMatrix.")
     P = property(lambda self: self._carrier.P, doc="Dissipative input matrix.")
     M = property(lambda self: self._carrier.M, doc="Skew feed-through.")
     S = property(lambda self: self._carrier.S, doc="Symmetric feed-through.")
@@ -97,14 +132,17 @@ class FunctionPHS:
         if self._numeric is not None:
             return self._numeric
         n, m = self.n_states, self.n_inputs
-        num = NumericPHS(n, m)
+        num = _AffineNumeric(n, m, self._affine) if self._affine else NumericPHS(n, m)
         num._const = dict(self._carrier.matrices())
         energy, gradient, hessian = self.energy, self.gradient, self.hessian
         num._H = lambda x: float(energy(x))
         num._grad = lambda x: np.asarray(gradient(x), dtype=float).reshape(n)
         num._hess = hessian
-        JR = num._const["J"] - num._const["R"]
-        num._jac_rhs = lambda x, u: JR @ hessian(x)  # constant J, R, G, P: ∂ẋ/∂x = (J−R)∇²H
+        if self._affine:
+            num.finish()
+        else:
+            JR = num._const["J"] - num._const["R"]
+            num._jac_rhs = lambda x, u: JR @ hessian(x)  # constant J, R, G, P: (J−R)∇²H
         self._numeric = num
         return num
 
@@ -127,3 +165,62 @@ class FunctionPHS:
             if np.max(np.abs(gd - Hm[:, j])) > rtol * max(1.0, np.max(np.abs(Hm[:, j]))):
                 raise ModelError(f"FunctionPHS: hessian column {self.states[j]} does not match "
                                  "the difference quotient of gradient")
+
+
+class _AffineNumeric(NumericPHS):
+    """Numeric interface of a FunctionPHS with state-dependent (affine) J(x) and/or G(x):
+    products are formed term by term (no sparse matrix sums per evaluation)."""
+
+    def __init__(self, n: int, m: int, affine: dict[str, AffineMatrix]) -> None:
+        super().__init__(n, m)
+        self._affine = affine
+
+    def finish(self) -> None:
+        """Move the state-dependent matrices from the constants to the functions."""
+        for k, A in self._affine.items():
+            del self._const[k]
+            self._mats[k] = A
+        # constant parts as CSR, dropped when zero (R, P of a lossless model)
+        self._lin = {k: sps.csr_array(self._const[k]) for k in ("J", "R", "G", "P")
+                     if k in self._const and _nonzero(self._const[k])}
+
+    def _times(self, name: str, x: np.ndarray, v: np.ndarray) -> np.ndarray | None:
+        if name in self._mats:
+            return self._mats[name](x) @ v
+        A = self._lin.get(name)
+        return None if A is None else A @ v
+
+    def rhs(self, x: np.ndarray, u: Any = None) -> np.ndarray:
+        """``ẋ = (J(x) − R)∇H + (G(x) − P)u``."""
+        x = np.asarray(x, dtype=float)
+        u = self._u(u)
+        z = self.gradient(x)
+        out = np.zeros(self.n)
+        for name, v, sign in (("J", z, 1.0), ("R", z, -1.0), ("G", u, 1.0), ("P", u, -1.0)):
+            if v.size:
+                term = self._times(name, x, v)
+                if term is not None:
+                    out += sign * term
+        return out
+
+    def jacobian(self, x: np.ndarray, u: Any = None) -> Any:
+        r"""Sparse :math:`(J(x) - R)\nabla^2 H + \partial_x(J(x)z) + \partial_x(G(x)u)`."""
+        x = np.asarray(x, dtype=float)
+        u = self._u(u)
+        Hm = sps.csr_array(self._hess(x))
+        J = self._mats["J"](x) if "J" in self._mats else self._lin.get("J")
+        out = sps.csr_array((self.n, self.n))
+        for A, sign in ((J, 1.0), (self._lin.get("R"), -1.0)):
+            if A is not None:
+                out = out + sign * (A @ Hm)
+        if "J" in self._mats:
+            out = out + self._mats["J"].derivative(self.gradient(x))
+        if "G" in self._mats and self.m:
+            out = out + self._mats["G"].derivative(u)
+        return sps.csc_array(out)
+
+
+def _nonzero(A: Any) -> bool:
+    if sps.issparse(A):
+        return bool(A.count_nonzero())
+    return bool(np.any(np.asarray(A)))
