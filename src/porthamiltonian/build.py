@@ -100,3 +100,11 @@ def _compile_network(model: Any) -> System:
 
     with _located(model, "network: "):
         return Network.from_model(model).system()
+
+
+@register("mechanism")
+def _compile_mechanism(model: Any) -> System:
+    from .io.mechanism_run import compile_mechanism
+
+    with _located(model, "mechanism: "):
+        return compile_mechanism(model)

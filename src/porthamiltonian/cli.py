@@ -65,18 +65,49 @@ def _build_problems(model) -> tuple[list[str], str]:  # noqa: ANN001 - io.Model
 def _cmd_phs(args: argparse.Namespace) -> int:
     from .build import build_system
     from .descriptor import DescriptorPHS
+    from .errors import NoExplicitFormError
     from .io import load_model
     from .serialize import phs_to_latex
 
     system = build_system(load_model(args.model))
     if isinstance(system, DescriptorPHS):
-        system = system.to_phs()
+        try:
+            system = system.to_phs()
+        except NoExplicitFormError as err:  # e.g. a mechanism: show the pH-DAE itself
+            return _descriptor(system, args, str(err))
     if args.json:
         print(json.dumps(system.to_dict(), indent=2))
     elif args.latex:
         print(phs_to_latex(system, max_size=10**9))
     else:
         _print_phs(system)
+    return 0
+
+
+def _descriptor(system, args: argparse.Namespace, why: str) -> int:  # noqa: ANN001
+    """A DescriptorPHS without explicit form (``E ẋ = (J − R)z + Bλ + (G − P)u``,
+    ``0 = Bᵀz``): with ``--json`` the ``phs --json`` object of its ``(J, R, G, P, M, S,
+    H)`` part plus ``E``, ``B`` and ``multipliers``; else a summary."""
+    from .printing import entry_to_json
+
+    if args.latex:
+        raise ModelError(f"{args.model}: --latex prints explicit models only, and {why}")
+    d = system.core.to_dict()
+    if args.json:
+        for key in ("E", "B"):
+            d[key] = [[entry_to_json(v) for v in row] for row in getattr(system, key).tolist()]
+        d["multipliers"] = list(system.multipliers)
+        print(json.dumps(d, indent=2))
+        return 0
+    print(f"{d['name'] or 'model'}: a port-Hamiltonian DAE with {len(d['states'])} states, "
+          f"{len(system.multipliers)} constraints, {len(d['inputs'])} ports")
+    print("  E ẋ = (J − R) ∇H + B λ + (G − P) u,  0 = Bᵀ ∇H,  y = (G + P)ᵀ ∇H + (M + S) u")
+    print(f"  states  x = {d['states']}")
+    print(f"  multipliers λ = {list(system.multipliers)}")
+    print(f"  inputs  u = {d['inputs']}")
+    print(f"  outputs y = {d['outputs']}")
+    print(f"  H = {d['hamiltonian']}")
+    print(f"  note: no explicit form ({why})")
     return 0
 
 

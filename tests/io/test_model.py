@@ -495,7 +495,7 @@ def test_simulate_problems():
         "<string>:16: simulate.initial.L1: expected an expression (text or number), got list "
         "[1, 2]",
         "<string>:17: simulate: unknown key 'speed'; allowed keys in a simulate section: "
-        "t_end, t_start, dt, method, inputs, initial, modulation, events",
+        "t_end, t_start, dt, method, inputs, initial, velocities, modulation, events",
     ]
 
 

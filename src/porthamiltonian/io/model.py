@@ -22,6 +22,7 @@ import sympy
 
 from ..errors import ModelError, SchemaError
 from .bondgraph_section import check_bondgraph
+from .mechanism_section import check_mechanism
 from .network_section import check_network
 from .parameters import check_parameters
 from .phs_section import check_phs
@@ -34,7 +35,8 @@ __all__ = ["Model", "SECTIONS", "load_model", "load_dict", "validate_model", "re
 #: Model sections: name -> validator.  A new front-end adds its section here
 #: (:func:`register_section`); a model file has exactly one of them.
 SECTIONS: dict[str, SectionValidator] = {"bondgraph": check_bondgraph, "phs": check_phs,
-                                         "network": check_network}
+                                         "network": check_network,
+                                         "mechanism": check_mechanism}
 
 _TOP_KEYS = ("name", "description", "parameters", "simulate")
 _BARE_PHS_KEYS = ("states", "J", "R", "hamiltonian", "Q")
@@ -240,10 +242,8 @@ def _check(ck: Checker, data: Any, path: pathlib.Path | None) -> Model | None:
     section: Section = SECTIONS[kind](ck, section_value, section_path)
     simulate = None
     if data.get("simulate") is not None:
-        simulate = check_simulate(
-            ck, data["simulate"], ("simulate",), section.states, section.inputs,
-            section.outputs, None if path is None else path.parent,
-        )
+        simulate = check_simulate(ck, data["simulate"], ("simulate",), section,
+                                  None if path is None else path.parent)
     if ck.problems:
         return None
     return Model(

@@ -48,12 +48,16 @@ class Section:
         Scalar state, input and output names the section defines (``C1``, ``C1[0]``),
         used to check the ``simulate`` section; ``None`` when not determinable
         before the model is compiled.
+    velocities:
+        Names that take initial velocities (``simulate.velocities``): a mechanism's
+        joint coordinates; ``None`` for models whose initial state is their state.
     """
 
     data: dict[str, Any]
     states: list[str] | None = None
     inputs: list[str] | None = None
     outputs: list[str] | None = None
+    velocities: list[str] | None = None
 
 
 #: A section validator: ``(checker, raw value, key path) -> Section``.  It reports

@@ -11,6 +11,7 @@
         u: "sin(2*pi*50*t)"           #   or a CSV table (io.table_input):
         w: {csv: wind.csv, column: speed, interpolation: previous}
       initial: {C1: 0.0, L1: 0.0}     # state name -> number (or list for a multi-bond state)
+      velocities: {pivot: 0.0}        # mechanisms only: joint -> velocity (io.mechanism_section)
       modulation:                     # parameter name -> piecewise-constant signal
         S: {pwm: {period: 5.0e-5, duty: 0.4}}         # 1 for duty·period, then 0
         K: {times: [0.0, 0.01], values: [0.0, 1.0]}  # value k from times[k] on
@@ -20,8 +21,9 @@
 Times may be written as numeric expressions in the parameters (``"10*tau"``).
 The checked section is ``{"t_start": float, "t_end": float, "dt": float | None,
 "method": str | None, "inputs": {name: sympy.Expr in T and parameter symbols, or a
-one-column Tabulated}, "initial": {scalar state name: float}, "modulation": {parameter
-name: ("pwm", period, duty, t0) | ("piecewise", times, values)}, "events": [EventSpec]}``.
+one-column Tabulated}, "initial": {scalar state name: float}, "velocities": {scalar
+name: float}, "modulation": {parameter name: ("pwm", period, duty, t0) | ("piecewise",
+times, values)}, "events": [EventSpec]}``.
 A modulated parameter is one of the model's parameters, declared without a value
 (``S: null``).  Input and state names are checked
 against the model when it defines them; a multi-bond input or state may be given
@@ -37,27 +39,27 @@ import sympy
 
 from ..naming import group
 from .event_section import check_events, event_names
-from .schema import Checker, KeyPath, label_of
+from .schema import Checker, KeyPath, Section, label_of
 from .table_input import check_table
 
 __all__ = ["SIMULATE_KEYS", "check_simulate"]
 
-SIMULATE_KEYS = ("t_end", "t_start", "dt", "method", "inputs", "initial", "modulation",
-                 "events")
+SIMULATE_KEYS = ("t_end", "t_start", "dt", "method", "inputs", "initial", "velocities",
+                 "modulation", "events")
 
 
 def check_simulate(
     ck: Checker,
     value: Any,
     path: KeyPath,
-    states: list[str] | None,
-    inputs: list[str] | None,
-    outputs: list[str] | None = None,
+    model: Section,
     base: pathlib.Path | None = None,
 ) -> dict[str, Any] | None:
-    """Check a ``simulate`` section against the model's ``states``, ``inputs`` and
-    ``outputs`` (``None``: not known before compiling); CSV files are found relative to
-    the folder ``base`` (default: the working directory)."""
+    """Check a ``simulate`` section against the names of the checked model section
+    (its ``states``, ``inputs``, ``outputs``, ``velocities``; ``None``: not known before
+    compiling); CSV files are found relative to the folder ``base`` (default: the
+    working directory)."""
+    states, inputs, outputs = model.states, model.inputs, model.outputs
     label = label_of(path)
     section = ck.mapping(value, path, label)
     if section is None:
@@ -70,6 +72,7 @@ def check_simulate(
         "method": None,
         "inputs": {},
         "initial": {},
+        "velocities": {},
         "modulation": {},
         "events": [],
     }
@@ -103,6 +106,15 @@ def check_simulate(
         out["initial"] = _initial(
             ck, section["initial"], (*path, "initial"), f"{label}.initial", states
         )
+    if "velocities" in section:
+        vpath, vlabel = (*path, "velocities"), f"{label}.velocities"
+        if model.velocities is None:
+            ck.error(vpath, vlabel, "only a mechanism model takes joint velocities; give the "
+                     "initial state under initial")
+        else:
+            out["velocities"] = _per_name(ck, section["velocities"], vpath, vlabel,
+                                          model.velocities, "joint",
+                                          lambda name, entry, p, lab: ck.number(entry, p, lab))
     if "modulation" in section:
         out["modulation"] = _modulation(
             ck, section["modulation"], (*path, "modulation"), f"{label}.modulation"

@@ -62,7 +62,12 @@ def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
     modulation = {name: _modulation(spec) for name, spec in (sim.get("modulation") or {}).items()}
     events = [event_function(spec, model, system, inputs or None, bool(modulation))
               for spec in sim.get("events") or []]
-    args: dict[str, Any] = {"t_span": (t0, float(t1)), "x0": dict(sim.get("initial") or {}),
+    x0: Any = dict(sim.get("initial") or {})
+    if model.kind == "mechanism":  # initial holds joint coordinates, not states
+        from .mechanism_run import initial_state
+
+        x0 = initial_state(model, system)
+    args: dict[str, Any] = {"t_span": (t0, float(t1)), "x0": x0,
                             "u": inputs or None, "method": sim.get("method") or "midpoint",
                             "dt": sim.get("dt")}
     if modulation:
@@ -78,6 +83,9 @@ def simulate_model(model: Any, system: Any = None, **overrides: Any) -> Any:
     ``system`` is the compiled model (default :func:`porthamiltonian.build.build_system`,
     reduced to an explicit PHS when one exists); ``overrides`` replace or add keyword
     arguments of :func:`porthamiltonian.simulate` (``t_end=`` sets the end time).
+    Returns the :class:`~porthamiltonian.simulate.SimulationResult` — for a ``mechanism``
+    model a :class:`~porthamiltonian.mechanics.MechanismResult` (``.pose(body)``,
+    ``.joint(name)``, and the DAE result as ``.raw``).
     """
     from ..build import build_system
     from ..simulate import simulate
@@ -86,7 +94,13 @@ def simulate_model(model: Any, system: Any = None, **overrides: Any) -> Any:
         system = explicit_if_possible(build_system(model))
     args = simulation_arguments(model, system, t_end=overrides.pop("t_end", None))
     args.update({k: v for k, v in overrides.items() if v is not None})
-    return simulate(system, **args)
+    result = simulate(system, **args)
+    if model.kind == "mechanism":
+        from ..mechanics import MechanismResult
+        from .mechanism_run import mechanism_of
+
+        return MechanismResult(mechanism_of(model, system), result)
+    return result
 
 
 def event_function(spec: EventSpec, model: Any, system: Any, u: Any = None,

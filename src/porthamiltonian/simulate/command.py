@@ -56,6 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_command(args: argparse.Namespace) -> int:
     """Run the subcommand; user errors raise :class:`ModelError` (exit 2 in ``cli.main``)."""
     from ..build import build_system
+    from ..descriptor import DescriptorPHS
     from ..io import load_model
     from ..io.simulation import explicit_if_possible, simulation_arguments
 
@@ -71,8 +72,10 @@ def run_command(args: argparse.Namespace) -> int:
     system = explicit_if_possible(build_system(model))
     run = simulation_arguments(model, system, t_end=args.t_end)
     run.update({k: v for k, v in (("method", method), ("dt", args.dt)) if v is not None})
+    # a CSV file is streamed, unless the plot needs the series or the system is a DAE
+    # (whose driver keeps the multipliers beside the series)
     stream = args.out if args.out and args.out.lower().endswith(".csv") and not args.plot \
-        else None
+        and not isinstance(system, DescriptorPHS) else None
     bar = None if args.no_progress else ProgressBar(*run["t_span"])
     try:
         res = simulate(system, **run, rtol=args.rtol, atol=args.atol,

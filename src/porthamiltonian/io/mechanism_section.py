@@ -1,0 +1,202 @@
+"""The ``mechanism`` section: rigid bodies, kinematic pairs and joint actuators.
+
+.. code-block:: yaml
+
+    parameters: {m: 1.0, l: 1.0, g: 9.81}
+    mechanism:
+      gravity: [0, "-g", 0]                                   # m/s², inertial frame
+      bodies:                                                 # inertia about the com,
+        - {name: bob, mass: m, inertia: [1e-4, 1e-4, 1e-4], com: [0, "-l", 0]}  # body axes
+      joints:                                                 # kind: revolute, prismatic,
+        - {name: pivot, kind: revolute, parent: ground, child: bob, axis: [0, 0, 1]}
+      actuators:                                              # optional PD port on a joint
+        - {joint: pivot, stiffness: 0, damping: 0.01, setpoint: 0}
+    simulate:
+      t_end: 4.0
+      initial: {pivot: 0.1}          # joint coordinates (rad, m); a list for several dof
+      velocities: {pivot: 0.0}       # joint velocities (rad/s, m/s)
+
+The keys and meanings are those of :meth:`porthamiltonian.mechanics.Mechanism.add_body`,
+``add_joint`` and ``add_actuator`` (SI units; ``ground`` is the fixed frame).  Numbers
+may be expressions in the numeric parameters.  This module checks the section with line
+numbers (unknown keys, names, kinds, vector shapes, signs); the checked data — plain
+floats — is what :func:`porthamiltonian.mechanics.mechanism_from_spec` reads
+(:func:`porthamiltonian.build.build_system`).  The ``simulate:`` section of a mechanism
+gives joint coordinates under ``initial`` and joint velocities under ``velocities``
+(names: the joints; a joint of k > 1 coordinates takes a list), and the actuators'
+inputs ``<joint>.tau[i]`` (N·m or N) under ``inputs``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..mechanics.joints import KINDS
+from ..naming import expand
+from .schema import Checker, KeyPath, Section, label_of
+
+__all__ = ["check_mechanism", "MECHANISM_KEYS"]
+
+MECHANISM_KEYS = ("gravity", "bodies", "joints", "actuators")
+_BODY = ("name", "mass", "inertia", "com")
+_JOINT = ("name", "kind", "parent", "child", "axis", "axis2", "parent_anchor", "child_anchor")
+_ACTUATOR = ("joint", "stiffness", "damping", "setpoint")
+GROUND = "ground"
+
+
+def check_mechanism(ck: Checker, value: Any, path: KeyPath) -> Section:
+    """Check a ``mechanism`` section (see the module docstring)."""
+    label = label_of(path)
+    data: dict[str, Any] = {"gravity": [0.0, 0.0, 0.0], "bodies": [], "joints": [],
+                            "actuators": []}
+    section = ck.mapping(value, path, label)
+    if section is None:
+        return Section(data)
+    ck.keys(section, path, label, MECHANISM_KEYS, ("bodies",), "in a mechanism section")
+    if "gravity" in section:
+        gravity = _vector(ck, section["gravity"], (*path, "gravity"), f"{label}.gravity")
+        data["gravity"] = gravity if gravity is not None else data["gravity"]
+    data["bodies"] = [b for b in _entries(ck, section, path, label, "bodies", _BODY)
+                      if _body(ck, *b)]
+    bodies = {b[2]["name"] for b in data["bodies"]}
+    joints = [j for j in _entries(ck, section, path, label, "joints", _JOINT)
+              if _joint(ck, *j, bodies)]
+    dof = {j[2]["name"]: KINDS[j[2]["kind"]] for j in joints}
+    actuators = [a for a in _entries(ck, section, path, label, "actuators", _ACTUATOR)
+                 if _actuator(ck, *a, dof)]
+    seen: set[str] = set()
+    for apath, alabel, a in actuators:
+        if a["joint"] in seen:
+            ck.error((*apath, "joint"), f"{alabel}.joint",
+                     f"joint {a['joint']!r} has two actuators; give one (with both stiffness "
+                     "and damping)")
+        seen.add(a["joint"])
+    data["bodies"] = [b[2] for b in data["bodies"]]
+    data["joints"] = [j[2] for j in joints]
+    data["actuators"] = [a[2] for a in actuators]
+    coordinates = [c for name, k in dof.items() if k > 0 for c in expand(name, k)]
+    inputs = [f"{a['joint']}.tau[{i}]" for a in data["actuators"] for i in range(dof[a["joint"]])]
+    # outputs (joint velocities) and the states (poses, momenta) are named at assembly
+    return Section(data, coordinates, inputs, None, velocities=coordinates)
+
+
+def _entries(ck: Checker, section: dict[Any, Any], path: KeyPath, label: str, key: str,
+             allowed: tuple[str, ...]) -> list[tuple[KeyPath, str, dict[str, Any]]]:
+    """``(path, label, entry)`` of each well-formed mapping of ``section[key]``, names unique."""
+    out: list[tuple[KeyPath, str, dict[str, Any]]] = []
+    names: set[str] = set()
+    what = {"bodies": "a body", "joints": "a joint", "actuators": "an actuator"}[key]
+    for i, item in enumerate(ck.sequence(section.get(key, []), (*path, key), f"{label}.{key}")
+                             or []):
+        ipath, ilabel = (*path, key, i), f"{label}.{key}[{i}]"
+        entry = ck.mapping(item, ipath, ilabel)
+        if entry is None:
+            continue
+        head = "joint" if key == "actuators" else "name"
+        name = entry.get(head)
+        if name is not None:
+            ilabel += f" ({name})"
+        required = (head, "mass", "inertia") if key == "bodies" else \
+            (head, "kind", "parent", "child") if key == "joints" else (head,)
+        if not ck.keys(entry, ipath, ilabel, allowed, required, f"in {what}"):
+            continue
+        if key != "actuators":
+            if ck.identifier(name, (*ipath, head), f"{ilabel}.{head}", what[2:]) is None:
+                continue
+            if name == GROUND or name in names:
+                ck.error((*ipath, head), f"{ilabel}.{head}",
+                         f"{'ground is the fixed frame' if name == GROUND else 'the name is taken'}"
+                         f"; give {what} its own name")
+                continue
+            names.add(name)
+        out.append((ipath, ilabel, dict(entry)))
+    return out
+
+
+def _body(ck: Checker, path: KeyPath, label: str, b: dict[str, Any]) -> bool:
+    mass = ck.number(b["mass"], (*path, "mass"), f"{label}.mass", positive=True)
+    inertia = b["inertia"]
+    ipath, ilabel = (*path, "inertia"), f"{label}.inertia"
+    if isinstance(inertia, list) and len(inertia) == 3 and all(isinstance(r, list)
+                                                               for r in inertia):
+        rows = [_vector(ck, r, (*ipath, i), f"{ilabel}[{i}]") for i, r in enumerate(inertia)]
+        matrix = None if None in rows else rows
+    else:
+        matrix = _vector(ck, inertia, ipath, ilabel,
+                         "the principal moments [Ixx, Iyy, Izz] or a 3×3 matrix (kg·m²)")
+        if matrix is not None and min(matrix) < 0:
+            ck.error(ipath, ilabel, "principal moments of inertia must be ≥ 0")
+            matrix = None
+    com = _vector(ck, b.get("com", [0, 0, 0]), (*path, "com"), f"{label}.com")
+    if None in (mass, matrix, com):
+        return False
+    b.update(mass=mass, inertia=matrix, com=com)
+    return True
+
+
+def _joint(ck: Checker, path: KeyPath, label: str, j: dict[str, Any], bodies: set[str]) -> bool:
+    ok = True
+    if j["kind"] not in KINDS:
+        ck.error((*path, "kind"), f"{label}.kind",
+                 f"unknown joint kind {j['kind']!r}; kinds: {', '.join(KINDS)}")
+        ok = False
+    for end in ("parent", "child"):
+        if j[end] != GROUND and j[end] not in bodies:
+            ck.error((*path, end), f"{label}.{end}",
+                     f"unknown body {j[end]!r}; bodies: {', '.join(sorted(bodies)) or '(none)'}"
+                     f", or {GROUND}")
+            ok = False
+    if ok and j["parent"] == j["child"]:
+        ck.error((*path, "child"), f"{label}.child", "a joint connects two different bodies")
+        ok = False
+    for key in ("axis", "axis2", "parent_anchor", "child_anchor"):
+        if key in j:
+            vec = _vector(ck, j[key], (*path, key), f"{label}.{key}")
+            if vec is not None and key.startswith("axis") and not any(vec):
+                ck.error((*path, key), f"{label}.{key}", "an axis must not be zero")
+                vec = None
+            ok = ok and vec is not None
+            j[key] = vec
+    return ok
+
+
+def _actuator(ck: Checker, path: KeyPath, label: str, a: dict[str, Any],
+              dof: dict[str, int]) -> bool:
+    joint = a["joint"]
+    if joint not in dof:
+        ck.error((*path, "joint"), f"{label}.joint",
+                 f"unknown joint {joint!r}; joints: {', '.join(dof) or '(none)'}")
+        return False
+    if dof[joint] == 0:
+        ck.error((*path, "joint"), f"{label}.joint",
+                 f"joint {joint!r} is fixed: it has no free direction to actuate")
+        return False
+    ok = True
+    for key in ("stiffness", "damping", "setpoint"):
+        if key not in a or a[key] is None:
+            continue
+        kpath, klabel = (*path, key), f"{label}.{key}"
+        raw = a[key] if isinstance(a[key], list) else [a[key]]
+        if len(raw) not in (1, dof[joint]):
+            ck.error(kpath, klabel, f"give one value or {dof[joint]} (one per free direction "
+                     f"of the {dof[joint]}-dof joint {joint!r})")
+            ok = False
+            continue
+        values = [ck.number(v, kpath, klabel) for v in raw]
+        if None in values:
+            ok = False
+        elif key != "setpoint" and min(values) < 0:  # type: ignore[type-var]
+            ck.error(kpath, klabel, f"the {key} must be ≥ 0 (a passive spring/damper)")
+            ok = False
+        else:
+            a[key] = values if isinstance(a[key], list) else values[0]
+    return ok
+
+
+def _vector(ck: Checker, value: Any, path: KeyPath, label: str,
+            what: str = "a 3-vector [x, y, z]") -> list[float] | None:
+    if not isinstance(value, list) or len(value) != 3:
+        ck.error(path, label, f"expected {what}, got {value!r}")
+        return None
+    out = [ck.number(v, (*path, i), f"{label}[{i}]") for i, v in enumerate(value)]
+    return None if None in out else out  # type: ignore[return-value]
