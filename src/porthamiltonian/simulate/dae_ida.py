@@ -28,6 +28,7 @@ from .dae_compiled import CompiledDescriptor, _dense
 from .ida import solve_ida
 from .inputs import InputSignal
 from .recorder import Recorder
+from .scipy_ivp import Point, trapezoid_interval
 
 __all__ = ["run_ida"]
 
@@ -80,7 +81,7 @@ def run_ida(model: CompiledDescriptor, signal: InputSignal, rec: Recorder, serie
 def _record(model: CompiledDescriptor, rec: Recorder, series: Any, sol: Any) -> Any:
     n = model.n
     rec.allocate(sol.t.size)
-    prev: tuple[float, float, float, float] | None = None
+    prev: Point | None = None
     for i, t in enumerate(sol.t):
         x, lam = sol.y[i, :n], sol.y[i, n:]
         if not (np.all(np.isfinite(x)) and np.all(np.isfinite(lam))):
@@ -88,12 +89,7 @@ def _record(model: CompiledDescriptor, rec: Recorder, series: Any, sol: Any) -> 
         rec.record(t, x, None)
         c = float(np.max(np.abs(model.c(x, model.z(x))), initial=0.0))
         series.add(x, lam, c)
-        now = (t, rec.H[i], rec.supplied[i], rec.dissipated[i])
-        if prev is not None:  # trapezoidal rule between output points
-            dt = t - prev[0]
-            ws, wd = 0.5 * dt * (now[2] + prev[2]), 0.5 * dt * (now[3] + prev[3])
-            rec.set_interval(i, ws, wd, now[1] - prev[1] - (ws - wd))
-        prev = now
+        prev = trapezoid_interval(rec, i, t, prev)
     if not sol.success or rec.count < sol.t.size:
         t_reached = rec.last_time()
         msg = f"IDA failed at t = {t_reached:.6g} s: {sol.message}"

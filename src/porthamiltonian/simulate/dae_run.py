@@ -86,7 +86,7 @@ def simulate_descriptor(
         Newton failure below the minimum step, NaN/Inf, or IDA failure; ``.partial``
         holds the results up to ``.t_reached``.
     """
-    from .run import initial_state
+    from .run import check_span, initial_state
 
     given = [k for k in _EXPLICIT_ONLY if options.get(k) is not None]
     if given:
@@ -96,13 +96,7 @@ def simulate_descriptor(
         raise ModelError(f"method {method!r} cannot simulate a DescriptorPHS (a DAE); choose "
                          f"one of {', '.join(DESCRIPTOR_METHODS)}, or reduce the system with "
                          "system.to_phs() when an explicit form exists")
-    t0, t1 = (float(v) for v in t_span)
-    if not (math.isfinite(t0) and math.isfinite(t1) and t1 > t0):
-        raise ModelError(f"t_span must be (t0, t1) with t1 > t0, got ({t0:g}, {t1:g})")
-    if dt is not None and not (dt > 0 and math.isfinite(dt)):
-        raise ModelError(f"dt must be a positive number of seconds, got {dt!r}")
-    if int(save_every) < 1:
-        raise ModelError(f"save_every must be a positive integer, got {save_every!r}")
+    t0, t1 = check_span(t_span, dt, save_every, t_eval)
     model = system.compile()
     signal = make_signal(u, list(system.inputs))
     x, lam0, xdot0 = consistent_point(model, t0, initial_state(x0, list(system.states)),
@@ -131,10 +125,6 @@ def _grid(t0: float, t1: float, h: float, t_eval: Sequence[float] | None, every:
     times.  Steps of one segment are equal (the nominal ``(stop − start)/n``, not the
     rounded differences of the times), so an LTI model factors its matrix once."""
     stops = [t1] if t_eval is None else [float(t) for t in t_eval if t > t0]
-    if t_eval is not None:
-        te = np.asarray(t_eval, dtype=float)
-        if te.size == 0 or np.any(np.diff(te) <= 0) or te[0] < t0 or te[-1] > t1:
-            raise ModelError("t_eval must be increasing times within t_span")
     points, steps = [np.array([t0])], []
     flags, prev = [np.array([t_eval is None or t_eval[0] == t0])], t0
     for stop in stops:

@@ -132,17 +132,7 @@ def simulate(
         return simulate_descriptor(system, t_span, x0, u, method, dt, rtol, atol, t_eval,
                                    save_every, newton_tol, max_newton, modulation=modulation,
                                    events=events, progress=progress, stream=stream)
-    t0, t1 = (float(v) for v in t_span)
-    if not (math.isfinite(t0) and math.isfinite(t1) and t1 > t0):
-        raise ModelError(f"t_span must be (t0, t1) with t1 > t0, got ({t0:g}, {t1:g})")
-    if dt is not None and not (dt > 0 and math.isfinite(dt)):
-        raise ModelError(f"dt must be a positive number of seconds, got {dt!r}")
-    if int(save_every) < 1:
-        raise ModelError(f"save_every must be a positive integer, got {save_every!r}")
-    if t_eval is not None:
-        te = np.asarray(t_eval, dtype=float)
-        if te.size == 0 or np.any(np.diff(te) <= 0) or te[0] < t0 or te[-1] > t1:
-            raise ModelError("t_eval must be increasing times within t_span")
+    t0, t1 = check_span(t_span, dt, save_every, t_eval)
     if dt is None and not (0 < rtol < 1 and atol > 0):
         raise ModelError(f"adaptive steps need 0 < rtol < 1 and atol > 0, got rtol={rtol!r}, "
                          f"atol={atol!r}")
@@ -174,6 +164,25 @@ def simulate(
                     float(max_step), first_step, int(save_every))
     return integrate(stepper, dyn, rec, (t0, t1), x_init, opts, t_eval=t_eval,
                      breakpoints=breakpoints, events=ev, progress=progress)
+
+
+def check_span(t_span: Sequence[float], dt: float | None, save_every: int,
+               t_eval: Sequence[float] | None) -> tuple[float, float]:
+    """``(t0, t1)`` after the checks every driver (ODE and DAE) shares: a finite span with
+    ``t1 > t0``, a positive finite ``dt`` (or ``None``), ``save_every ≥ 1``, and ``t_eval``
+    increasing within the span."""
+    t0, t1 = (float(v) for v in t_span)
+    if not (math.isfinite(t0) and math.isfinite(t1) and t1 > t0):
+        raise ModelError(f"t_span must be (t0, t1) with t1 > t0, got ({t0:g}, {t1:g})")
+    if dt is not None and not (dt > 0 and math.isfinite(dt)):
+        raise ModelError(f"dt must be a positive number of seconds, got {dt!r}")
+    if int(save_every) < 1:
+        raise ModelError(f"save_every must be a positive integer, got {save_every!r}")
+    if t_eval is not None:
+        te = np.asarray(t_eval, dtype=float)
+        if te.size == 0 or np.any(np.diff(te) <= 0) or te[0] < t0 or te[-1] > t1:
+            raise ModelError("t_eval must be increasing times within t_span")
+    return t0, t1
 
 
 def initial_state(x0: Any, states: list[str]) -> np.ndarray:

@@ -20,9 +20,30 @@ from .base import Dynamics
 from .events import EventSet, scipy_events
 from .recorder import Recorder
 
-__all__ = ["SCIPY_METHODS", "solve_scipy", "run_scipy"]
+__all__ = ["SCIPY_METHODS", "solve_scipy", "run_scipy", "trapezoid_interval"]
 
 SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
+
+
+#: ``(t, H, supplied power, dissipated power)`` at an output point
+Point = tuple[float, float, float, float]
+
+
+def trapezoid_interval(rec: Recorder, k: int, t: float, prev: Point | None) -> Point:
+    r"""Energy bookkeeping of a solver that exposes only output points (``solve_ivp``, IDA).
+
+    Point ``k`` (time ``t``) was just recorded.  Over :math:`[t_{k-1}, t_k]` the work
+    supplied and dissipated are the trapezoidal rule on the sampled port powers,
+    :math:`W = \tfrac{h}{2}(P_{k-1} + P_k)` (error :math:`O(h^3)`), and the power residual
+    is :math:`\Delta H - (W_s - W_d)`; stored in ``rec``.  Returns point ``k`` for the next
+    call (``prev=None`` at the first point).
+    """
+    now = (t, float(rec.H[k]), float(rec.supplied[k]), float(rec.dissipated[k]))
+    if prev is not None:
+        h = t - prev[0]
+        ws, wd = 0.5 * h * (now[2] + prev[2]), 0.5 * h * (now[3] + prev[3])
+        rec.set_interval(k, ws, wd, now[1] - prev[1] - (ws - wd))
+    return now
 
 
 def solve_scipy(
@@ -101,7 +122,7 @@ def run_scipy(
         x = sol.y[:, -1]
     t_all, x_all = np.concatenate(ts), np.concatenate(xs).reshape(-1, dyn.n)
     rec.allocate(t_all.size)
-    prev: tuple[float, float, float, float] | None = None
+    prev: Point | None = None
     for k, t in enumerate(t_all):
         xk = x_all[k]
         if not np.all(np.isfinite(xk)):
@@ -109,12 +130,7 @@ def run_scipy(
             break
         dyn.set_time(t)
         rec.record(t, xk, None)
-        now = (t, rec.H[k], rec.supplied[k], rec.dissipated[k])
-        if prev is not None:  # trapezoidal rule between output points
-            dt = t - prev[0]
-            ws, wd = 0.5 * dt * (now[2] + prev[2]), 0.5 * dt * (now[3] + prev[3])
-            rec.set_interval(k, ws, wd, now[1] - prev[1] - (ws - wd))
-        prev = now
+        prev = trapezoid_interval(rec, k, t, prev)
     if status < 0:
         t_reached = rec.last_time()
         msg = f"solve_ivp ({method}) failed at t = {t_reached:.6g} s: {message}"
