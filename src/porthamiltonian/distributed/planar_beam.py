@@ -55,6 +55,7 @@ from .mesh import check_degree, make_mesh
 from .model import DistributedModel
 from .partition import assemble
 from .planar_structure import modulated_entries
+from .quadrature import lagrange
 
 __all__ = ["planar_beam", "PlanarBeamModel", "PLANAR_ENDS"]
 
@@ -174,12 +175,14 @@ class PlanarBeamModel(DistributedModel):
         r"""Centre line ``(r_1(s), r_2(s))`` (m) and rotation θ (rad) at the element end points.
 
         Integrated from the left end, placed at ``origin = (x₀, y₀, θ₀)``:
-        :math:`\theta' = \kappa`, :math:`r' = R(\theta)(1 + \varepsilon, \gamma)` by the
-        Gauss rule of the strain states (θ at a Gauss point from the curvature of the
-        cells before it, exact for k = 1).  With the default origin the result is in
-        the frame of the left cross-section (the world frame for a clamped end, the
-        rotating hub frame for a ``"hub"`` end).  ``x`` may hold one state per row
-        (e.g. ``result.x``); the outputs then have one row per state.
+        :math:`\theta' = \kappa`, :math:`r' = R(\theta)(1 + \varepsilon, \gamma)`.  Within
+        an element the discrete curvature (degree k − 1 through its Gauss values) is
+        integrated exactly to θ at the Gauss points, and :math:`r` by the element's
+        Gauss rule, so the centre line converges at the order of the strains.  With the
+        default origin the result is in the frame of the left cross-section (the world
+        frame for a clamped end, the rotating hub frame for a ``"hub"`` end).  ``x`` may
+        hold one state per row (e.g. ``result.x``); the outputs then have one row per
+        state.
         """
         d = self.disc
         x = np.asarray(x, dtype=float)
@@ -191,7 +194,12 @@ class PlanarBeamModel(DistributedModel):
         lead = x.shape[:-1]
         theta = np.concatenate([np.zeros((*lead, 1)), np.cumsum(xk.sum(-1), axis=-1)],
                                axis=-1) + th0
-        th_g = theta[..., :-1, None] + np.cumsum(xk, axis=-1) - 0.5 * xk
+        # θ(g_i) − θ_e = Σ_j x_κ,j · ∫_{0}^{ξ_i} ℓ_j dξ / ŵ_j (x_κ,j = h ŵ_j κ_j)
+        xi, wr = d.l2.ref_nodes, d.l2.ref_weights
+        V, _ = lagrange(xi, (xi[:, None] * xi[None, :]).ravel())
+        partial = np.einsum("im,imj->ij", xi[:, None] * wr[None, :],
+                            V.reshape(xi.size, xi.size, xi.size)) / wr[None, :]
+        th_g = theta[..., :-1, None] + np.einsum("...j,ij->...i", xk, partial)
         nu1, nu2 = w + xe, xg  # ∫(1 + ε, γ) per Gauss cell
         dr1 = (np.cos(th_g) * nu1 - np.sin(th_g) * nu2).sum(-1)
         dr2 = (np.sin(th_g) * nu1 + np.cos(th_g) * nu2).sum(-1)
