@@ -4,8 +4,8 @@
 
 ``Nn`` = numeric path, ``Ns`` = symbolic path.  Each section is a 1-junction with a
 series R and L, then a 0-junction with a shunt C; the line is driven by an Se and
-terminated by an R.  ``bondgraph_vs_bondgraphtools.py`` runs the same ladder through
-BondGraphTools beside ours.
+terminated by an R (built by ``benchmarks/ladders.py``).
+``bondgraph_vs_bondgraphtools.py`` runs the same ladder through BondGraphTools beside ours.
 """
 
 from __future__ import annotations
@@ -13,27 +13,9 @@ from __future__ import annotations
 import sys
 import time
 
-from porthamiltonian.bondgraph import BondGraph
+from ladders import ladder_bondgraph as ladder  # noqa: F401 - also imported by others
+
 from porthamiltonian.bondgraph.generate import to_phs
-
-
-def ladder(n: int) -> BondGraph:
-    bg = BondGraph(f"ladder{n}", parameters={"R": 1.0, "L": 1e-3, "C": 1e-6})
-    bg.add("u", "Se")
-    prev = "u"
-    for k in range(n):
-        bg.add(f"s{k}", "1")
-        bg.add(f"R{k}", "R", r="R")
-        bg.add(f"L{k}", "I", i="L")
-        bg.add(f"p{k}", "0")
-        bg.add(f"C{k}", "C", c="C")
-        for a, b in ((prev, f"s{k}"), (f"s{k}", f"R{k}"), (f"s{k}", f"L{k}"),
-                     (f"s{k}", f"p{k}"), (f"p{k}", f"C{k}")):
-            bg.connect(a, b)
-        prev = f"p{k}"
-    bg.add("RL", "R", r="R")
-    bg.connect(prev, "RL")
-    return bg
 
 
 def main(args: list[str]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
+from ladder_builders import chain_bondgraph, chain_network, ladder_bondgraph, ladder_network
 from network_helpers import A_matrix, same_eigenvalues, same_rhs
 
 from porthamiltonian import PHS, DescriptorPHS, ModelError
@@ -65,52 +66,10 @@ def test_numeric_and_symbolic_assembly_agree():
     assert np.allclose(A_matrix(a), A_matrix(b), rtol=1e-14, atol=0)
 
 
-def mass_chain_network(n: int, m=1.0, k=2.0, b=0.1) -> Network:
-    net = Network("chain")
-    net.add("F", M.ForceSource())
-    for i in range(n):
-        net.add(f"m{i}", M.Mass(m=m))
-        net.add(f"k{i}", M.Spring(k=k))
-        net.add(f"d{i}", M.Damper(b=b))
-    net.add("wall", M.Fixed())
-    net.junction("1", "F.p", "m0.p", "k0.a", "d0.a")
-    for i in range(1, n):
-        net.junction("1", f"k{i-1}.b", f"d{i-1}.b", f"m{i}.p", f"k{i}.a", f"d{i}.a")
-    net.junction("1", f"k{n-1}.b", f"d{n-1}.b", "wall.p")
-    return net
-
-
-def mass_chain_bondgraph(n: int, m=1.0, k=2.0, b=0.1) -> BondGraph:
-    """Each mass a 1-junction; spring ∥ damper a 0–1–0 bridge between them (Karnopp)."""
-    bg = BondGraph("chain", parameters={"m": m, "k": k, "b": b})
-    bg.add("F", "Se")
-    for i in range(n):
-        bg.add(f"v{i}", "1")
-        bg.add(f"m{i}", "I", i="m")
-        bg.add(f"n{i}", "0")
-        bg.add(f"r{i}", "1")
-        bg.add(f"k{i}", "C", c="1/k")
-        bg.add(f"d{i}", "R", r="b")
-    bg.add("ground", "Sf")  # the wall: zero velocity
-    bg.connect("F", "v0")
-    for i in range(n):
-        bg.connect(f"v{i}", f"m{i}")
-        bg.connect(f"v{i}", f"n{i}")
-        bg.connect(f"n{i}", f"r{i}")
-        bg.connect(f"r{i}", f"k{i}")
-        bg.connect(f"r{i}", f"d{i}")
-        if i + 1 < n:
-            bg.connect(f"n{i}", f"v{i + 1}")
-    bg.add("vw", "0")
-    bg.connect(f"n{n - 1}", "vw")
-    bg.connect("ground", "vw")
-    return bg
-
-
 def test_mass_spring_damper_chain_equals_its_bond_graph():
     n = 4
-    net = mass_chain_network(n).system(symbolic=False)
-    bg = to_phs(mass_chain_bondgraph(n), symbolic=False)
+    net = chain_network(n).system(symbolic=False)
+    bg = to_phs(chain_bondgraph(n), symbolic=False)
     assert same_eigenvalues(net, bg)
     # same ẋ at random states (zero ground velocity: the bond graph's extra input is 0)
     rng = np.random.default_rng(1)
@@ -127,7 +86,7 @@ def test_mass_spring_damper_chain_equals_its_bond_graph():
 def test_large_chain_numeric_matches_the_band_structure():
     """Newton for mass i: ṗ_i = k(q_{i−1} − q_i) + b(v_{i−1} − 2v_i + v_{i+1})."""
     n, m, k, b = 300, 2.0, 3.0, 0.5
-    sys = mass_chain_network(n, m, k, b).system(symbolic=False)
+    sys = chain_network(n, m, k, b).system(symbolic=False)
     assert sys.kind == "sparse"
     A = sys.compile().A.toarray()
     i = 10
@@ -305,41 +264,6 @@ def test_hydraulic_press_reduces_fluid_and_piston_to_one_inertia():
     x = np.linalg.solve(A_matrix(sys), -np.asarray(sys.compile().B) @ [1e5])
     q = x[sys.states.index("spring.q")]
     assert q == pytest.approx(A * 1e5 / k, rel=1e-12)
-
-
-def ladder_network(n: int) -> Network:
-    """RLC ladder: series R–L branches (1-junctions) between shunt-C nodes
-    (0-junctions), joined junction to junction by name."""
-    net = Network("ladder")
-    net.add("u", E.VoltageSource())
-    for k in range(n):
-        net.add(f"R{k}", E.Resistor(R=1.0))
-        net.add(f"L{k}", E.Inductor(L=1e-3))
-        net.add(f"C{k}", E.Capacitor(C=1e-6))
-        net.junction("1", "u.p" if k == 0 else f"p{k - 1}", f"R{k}.p", f"L{k}.p", name=f"s{k}")
-        net.junction("0", f"s{k}", f"C{k}.p", name=f"p{k}")
-    net.add("RL", E.Resistor(R=1.0))
-    net.junction("1", f"p{n - 1}", "RL.p")
-    return net
-
-
-def ladder_bondgraph(n: int) -> BondGraph:
-    bg = BondGraph("ladder", parameters={"R": 1.0, "L": 1e-3, "C": 1e-6})
-    bg.add("u", "Se")
-    prev = "u"
-    for k in range(n):
-        bg.add(f"s{k}", "1")
-        bg.add(f"R{k}", "R", r="R")
-        bg.add(f"L{k}", "I", i="L")
-        bg.add(f"p{k}", "0")
-        bg.add(f"C{k}", "C", c="C")
-        for a, b in ((prev, f"s{k}"), (f"s{k}", f"R{k}"), (f"s{k}", f"L{k}"),
-                     (f"s{k}", f"p{k}"), (f"p{k}", f"C{k}")):
-            bg.connect(a, b)
-        prev = f"p{k}"
-    bg.add("RL", "R", r="R")
-    bg.connect(prev, "RL")
-    return bg
 
 
 @pytest.mark.parametrize("symbolic", [True, False])
