@@ -36,8 +36,10 @@ whole block at once.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+import scipy.sparse as sps
 
 from .base import Dynamics
 from .gauss import Gauss
@@ -49,8 +51,16 @@ __all__ = ["midpoint_block", "gauss_block", "BLOCK_STEPS"]
 BLOCK_STEPS = 256
 
 
-def _rows(M: object, X: np.ndarray) -> np.ndarray:
-    """``(M @ X.T).T`` for a dense or sparse ``M`` and row vectors ``X``."""
+def _rows(M: Any, X: np.ndarray) -> np.ndarray:
+    """``(M @ X.T).T`` for a dense or sparse ``M`` and row vectors ``X``; a zero or
+    diagonal sparse ``M`` (no coupling, lumped storages: the common case) is applied
+    without the transposed copy of ``X``."""
+    if sps.issparse(M):
+        if M.nnz == 0:
+            return np.zeros((X.shape[0], M.shape[0]))
+        d = M.diagonal()
+        if M.shape[0] == M.shape[1] and (M - sps.diags_array(d)).count_nonzero() == 0:
+            return X * d
     return np.asarray((M @ X.T).T)
 
 
@@ -99,6 +109,10 @@ def _port_work(dyn: Dynamics, X: np.ndarray, Z: np.ndarray, U: np.ndarray,
     return supplied, dissipated
 
 
+def _nonzero(M: Any) -> bool:
+    return bool(M.count_nonzero() if sps.issparse(M) else np.any(M))
+
+
 def gauss_block(
     stepper: Gauss, dyn: Dynamics, x: np.ndarray, times: np.ndarray, h: float,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -112,7 +126,8 @@ def gauss_block(
     signal: Callable[[float, np.ndarray], np.ndarray] = dyn.signal
     K = times.size - 1
     X = np.empty((K + 1, n))
-    k_all = np.empty((K, len(solved), n), dtype=complex)
+    k_re = np.zeros((len(solved), K, n))  # real and imaginary parts of the k_l
+    k_im = np.zeros((len(solved), K, n))
     U = np.empty((K, s, m))
     X[0] = x
     for j in range(K):  # hot loop: one matvec, one LU solve per solved eigenvalue
@@ -124,17 +139,29 @@ def gauss_block(
         for r, (solve, weight, real) in enumerate(solved):
             rhs = Ax if not m else Ax + (BU[:, r].real if real else BU[:, r])
             k = solve(rhs)
-            k_all[j, r] = k
-            d += (weight * k).real
+            if real:
+                k_re[r, j] = k
+                d += weight.real * k
+            else:
+                k_re[r, j], k_im[r, j] = k.real, k.imag
+                d += weight.real * k.real - weight.imag * k.imag
         x = np.add(x, d, out=X[j + 1])
-    # stage states X_i = x_k + h Re(C k)_i
-    Xs = X[:-1, None, :] + h * (np.matmul(dec.C.real, k_all.real)
-                                - np.matmul(dec.C.imag, k_all.imag))
-    Zs = _rows(num.Q, Xs.reshape(K * s, n))
-    supplied, dissipated = _port_work(dyn, Xs.reshape(K * s, n), Zs, U.reshape(K * s, m), h)
-    bw = np.tile(stepper.b, K)
-    supplied = (bw * supplied).reshape(K, s).sum(axis=1)
-    dissipated = (bw * dissipated).reshape(K, s).sum(axis=1)
+    if m or _nonzero(num.matrix("R", x)):
+        # stage states X_i = x_k + h Re(C k)_i, stage-major: rows (i, k) of an (s·K) × n
+        # array; the Gauss rule on them gives the work and the dissipation
+        Xs = np.broadcast_to(X[None, :-1], (s, K, n)).copy()
+        for r in range(len(solved)):
+            Xs += (h * dec.C.real[:, r, None, None]) * k_re[r]
+            if not dec.real[r]:
+                Xs -= (h * dec.C.imag[:, r, None, None]) * k_im[r]
+        Xs = Xs.reshape(s * K, n)
+        Us = U.transpose(1, 0, 2).reshape(s * K, m)
+        supplied, dissipated = _port_work(dyn, Xs, _rows(num.Q, Xs), Us, h)
+        bw = np.repeat(stepper.b, K)
+        supplied = (bw * supplied).reshape(s, K).sum(axis=0)
+        dissipated = (bw * dissipated).reshape(s, K).sum(axis=0)
+    else:  # lossless and unforced: no work, no dissipation
+        supplied = dissipated = np.zeros(K)
     D = X[1:] - X[:-1]
     dH = np.einsum("ij,ij->i", _rows(num.Q, X[:-1] + 0.5 * D), D)
     return X, np.column_stack([supplied, dissipated, dH - (supplied - dissipated)])
