@@ -1,9 +1,9 @@
 """State events in model files: ``simulate.events`` (zero crossings of an expression in the
 states, outputs ``y.<name>``, inputs ``u.<name>``, parameters and t).
 
-The test system is a lossless LC circuit (bond graph: source u = 0, 1-junction, C, L):
-with q(0) = Q0 and p(0) = 0 the charge is q = Q0 cos ωt, ω = 1/√(LC), and the loop
-current (the source's output, y.u = −i_L up to the sign convention) is ∝ sin ωt.  So
+The test system is a lossless LC circuit (examples/models/lc_events.yaml: charge q,
+flux φ, source u = 0 with the loop current i = φ/L as output): with q(0) = Q0 and
+φ(0) = 0 the charge is q = Q0 cos ωt, ω = 1/√(LC), and the current i ∝ sin ωt.  So
 
 - q crosses zero falling at (π/2 + 2kπ)/ω and rising at (3π/2 + 2kπ)/ω;
 - the current crosses zero at kπ/ω (k ≥ 1; it starts at 0, which is not a crossing).
@@ -34,7 +34,7 @@ def test_terminal_event_from_the_example_file_is_the_first_quarter_period(tmp_pa
     t_stop = np.pi / (2 * W)
     assert data["t"][-1] == pytest.approx(t_stop, abs=1e-9)
     assert data["events"]["discharged"]["t"] == [data["t"][-1]]
-    assert abs(data["events"]["discharged"]["states"]["C1"][0]) <= 1e-9 * 1e-3
+    assert abs(data["events"]["discharged"]["states"]["q"][0]) <= 1e-9 * 1e-3
     # lossless and unforced: the energy is kept to round-off up to the event
     H = np.array(data["H"])
     assert np.max(np.abs(H - H[0])) <= 1e-12 * H[0]
@@ -42,7 +42,7 @@ def test_terminal_event_from_the_example_file_is_the_first_quarter_period(tmp_pa
 
 def test_counted_terminal_event_and_an_output_event_from_python():
     text = LC_FILE.read_text().replace("terminal: true", "terminal: 2")
-    model = load_model(text + "    - {name: no_current, when: \"y.u\"}\n")
+    model = load_model(text + "    - {name: no_current, when: \"y.i\"}\n")
     res = simulate_model(model)
     # second falling zero of q: (π/2 + 2π)/ω; current zeros before it: π/ω, 2π/ω
     np.testing.assert_allclose(res.t_events[0], np.array([0.5, 2.5]) * np.pi / W, atol=1e-9)
@@ -78,19 +78,19 @@ def test_events_of_a_network_model_use_the_assembled_state_names(tmp_path):
 
 
 @pytest.mark.parametrize(("event", "message"), [
-    ('{name: bad, when: "C1 + zz"}',
+    ('{name: bad, when: "q + zz"}',
      "simulate.events[1] (bad).when: unknown name 'zz'; allowed names: "),
-    ('{name: bad, when: "C1", direction: up}',
+    ('{name: bad, when: "q", direction: up}',
      "simulate.events[1] (bad).direction: 'up' is not a direction; use rising (− to +), "
      "falling (+ to −) or both"),
-    ('{name: bad, when: "C1", terminal: -1}',
+    ('{name: bad, when: "q", terminal: -1}',
      "simulate.events[1] (bad).terminal: use true/false, or a count k ≥ 1 to stop at the "
      "k-th occurrence; got -1"),
-    ('{name: bad, at: "C1"}', "simulate.events[1] (bad): unknown key 'at'; allowed keys in an "
+    ('{name: bad, at: "q"}', "simulate.events[1] (bad): unknown key 'at'; allowed keys in an "
      "event: name, when, direction, terminal"),
-    ('{name: discharged, when: "C1"}',
+    ('{name: discharged, when: "q"}',
      "simulate.events[1] (discharged).name: two events are called 'discharged'"),
-    ('{name: bad, when: "__import__(C1)"}', "simulate.events[1] (bad).when: "),
+    ('{name: bad, when: "__import__(q)"}', "simulate.events[1] (bad).when: "),
 ])
 def test_bad_events_name_the_line_and_key(tmp_path, capsys, event, message):
     bad = tmp_path / "bad.yaml"
@@ -121,7 +121,7 @@ def test_unknown_name_in_a_network_event_is_found_at_simulation_with_its_line(tm
 
 def test_events_on_a_symbolic_parameter_are_refused():
     text = LC_FILE.read_text().replace("Q0: 1.0e-3}", "Q0: 1.0e-3, level: null}")
-    model = load_model(text.replace('when: "C1"', 'when: "C1 - level"'))
+    model = load_model(text.replace('when: "q"', 'when: "q - level"'))
     with pytest.raises(ModelError, match=r"simulate.events\[0\] \(discharged\)\.when: depends "
                                          r"on the parameter\(s\) level, which have no value"):
         simulate_model(model)
