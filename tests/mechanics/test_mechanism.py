@@ -4,24 +4,10 @@ closure kept to round-off, energy conserved, the rocker's swing from the closed 
 
 import numpy as np
 import pytest
+from mechanics_models import COUPLER, CRANK, GROUND_LEN, ROCKER, four_bar
 
 from porthamiltonian import ModelError
 from porthamiltonian.mechanics import Mechanism
-
-GROUND_LEN, CRANK, COUPLER, ROCKER = 1.0, 0.3, 1.0, 0.8  # s + l = 1.3 ≤ p + q = 1.8
-
-
-def four_bar() -> Mechanism:
-    mech = Mechanism()
-    for name, L in [("crank", CRANK), ("coupler", COUPLER), ("rocker", ROCKER)]:
-        m = 2.0 * L  # slender bars along their body x axis, 2 kg/m
-        mech.add_body(name, m, [1e-4, m * L**2 / 12, m * L**2 / 12], com=[L / 2, 0, 0])
-    mech.add_joint("O", "revolute", "ground", "crank")
-    mech.add_joint("A", "revolute", "crank", "coupler", parent_anchor=[CRANK, 0, 0])
-    mech.add_joint("B", "revolute", "coupler", "rocker", parent_anchor=[COUPLER, 0, 0],
-                   child_anchor=[ROCKER, 0, 0])
-    mech.add_joint("D", "revolute", "ground", "rocker", parent_anchor=[GROUND_LEN, 0, 0])
-    return mech
 
 
 def test_graph_cycles_and_cocycles():

@@ -44,7 +44,7 @@ import sympy as sp
 from ..errors import ModelError
 from . import lie
 
-__all__ = ["Joint", "KINDS"]
+__all__ = ["Feature", "Joint", "KINDS"]
 
 #: number of joint coordinates of each kind (the free directions)
 KINDS = {"revolute": 1, "prismatic": 1, "cylindrical": 2, "universal": 2, "spherical": 3,
@@ -64,6 +64,37 @@ def _basis(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     u = np.cross(t, e)
     u /= np.linalg.norm(u)
     return u, np.cross(e, u)
+
+
+@dataclass(frozen=True)
+class Feature:
+    r"""An affine vector function of two poses,
+    :math:`X = s_1 p_1 + R_1 a_1 + s_2 p_2 + R_2 a_2 + c` (``a`` entries ``None`` = 0).
+
+    Every constraint of the table is ``g = X·Y`` for two features, so ``g`` is at most
+    quadratic in ``(p, R)``, and its velocity form follows from
+    :math:`\dot X = \sum_i R_i(s_i v_i - a_i\times\omega_i)` (body twists
+    :math:`(\omega_i, v_i)`) — the form :mod:`.assembly` evaluates numerically.
+    """
+
+    s: tuple[int, int] = (0, 0)
+    a: tuple[Any, Any] = (None, None)
+    c: tuple[float, float, float] = (0, 0, 0)
+
+    def __call__(self, p1: Any, R1: Any, p2: Any, R2: Any) -> Any:
+        """The value, in SymPy (if any argument is a SymPy matrix) or NumPy arithmetic."""
+        if any(isinstance(v, sp.MatrixBase) for v in (p1, R1, p2, R2)):
+            out = sp.Matrix(self.c)
+            for s, a, p, R in zip(self.s, self.a, (p1, p2), (R1, R2), strict=True):
+                out += s * sp.Matrix(p) + (sp.Matrix(R) * sp.Matrix(a) if a is not None
+                                           else sp.zeros(3, 1))
+            return out
+        out = np.array(self.c, dtype=float)
+        for s, a, p, R in zip(self.s, self.a, (p1, p2), (R1, R2), strict=True):
+            out = out + s * np.asarray(p, dtype=float)
+            if a is not None:
+                out = out + np.asarray(R, dtype=float) @ a
+        return out
 
 
 @dataclass
@@ -104,35 +135,51 @@ class Joint:
         return KINDS[self.kind]
 
     # ------------------------------------------------------------------ constraints
-    def constraints(self, p1: Any, R1: Any, p2: Any, R2: Any) -> list[Any]:
-        """The constraint functions ``g`` (module table), in SymPy or NumPy arithmetic."""
-        M = sp.Matrix if isinstance(R1, sp.MatrixBase) or isinstance(R2, sp.MatrixBase) else \
-            np.asarray
-
-        def dot(a: Any, b: Any) -> Any:
-            return (sp.Matrix(a).T * sp.Matrix(b))[0] if M is sp.Matrix else float(a @ b)
-
-        d = M(p2) + M(R2) @ M(self.a2) - M(p1) - M(R1) @ M(self.a1) if M is np.asarray else \
-            sp.Matrix(p2) + sp.Matrix(R2) * sp.Matrix(self.a2) - sp.Matrix(p1) \
-            - sp.Matrix(R1) * sp.Matrix(self.a1)
-
-        def r(A: Any, v: np.ndarray) -> Any:
-            return sp.Matrix(A) * sp.Matrix(v) if M is sp.Matrix else np.asarray(A) @ v
-
+    def constraint_pairs(self) -> list[tuple[Feature, Feature]]:
+        """The constraint rows as pairs ``(X, Y)`` of :class:`Feature` with ``g = X·Y``
+        (module table, in its order)."""
         e, u, w = self.e, self.u, self.w
-        align = [dot(r(R1, u), r(R2, e)), dot(r(R1, w), r(R2, e))]
-        perp = [dot(r(R1, u), d), dot(r(R1, w), d)]
+        d = Feature(s=(-1, 1), a=(-self.a1, self.a2))
+        r1, r2 = (lambda v: Feature(a=(v, None))), (lambda v: Feature(a=(None, v)))
+        gap = [(d, Feature(c=tuple(int(i == k) for i in range(3)))) for k in range(3)]
+        align = [(r1(u), r2(e)), (r1(w), r2(e))]
+        perp = [(r1(u), d), (r1(w), d)]
         X, Y, Z = np.eye(3)
-        lock = [dot(r(R1, X), r(R2, Y)), dot(r(R1, Y), r(R2, Z)), dot(r(R1, Z), r(R2, X))]
-        d = list(d)
+        lock = [(r1(X), r2(Y)), (r1(Y), r2(Z)), (r1(Z), r2(X))]
         return {
-            "spherical": d,
-            "revolute": d + align,
+            "spherical": gap,
+            "revolute": gap + align,
             "prismatic": perp + lock,
             "cylindrical": perp + align,
-            "universal": d + [dot(r(R1, e), r(R2, self.f))],
-            "planar": [dot(r(R1, e), d)] + align,
-            "fixed": d + lock,
+            "universal": gap + [(r1(e), r2(self.f))],
+            "planar": [(r1(e), d)] + align,
+            "fixed": gap + lock,
+        }[self.kind]
+
+    def constraints(self, p1: Any, R1: Any, p2: Any, R2: Any) -> list[Any]:
+        """The constraint functions ``g = X·Y`` (module table), in SymPy or NumPy
+        arithmetic."""
+        symbolic = any(isinstance(a, sp.MatrixBase) for a in (p1, R1, p2, R2))
+        out = []
+        for X, Y in self.constraint_pairs():
+            x, y = X(p1, R1, p2, R2), Y(p1, R1, p2, R2)
+            out.append(sum(x[i] * y[i] for i in range(3)) if symbolic else float(x @ y))
+        return out
+
+    def actuator_directions(self) -> list[tuple[str, Feature]]:
+        """Free directions: ``("rot", n)`` a torque about, ``("trans", n)`` a force along
+        the inertial vector ``n`` (a :class:`Feature`), one per joint coordinate."""
+        r1 = lambda v: Feature(a=(v, None))  # noqa: E731
+        e, u, w = self.e, self.u, self.w
+        X, Y, Z = np.eye(3)
+        return {
+            "revolute": [("rot", r1(e))],
+            "prismatic": [("trans", r1(e))],
+            "cylindrical": [("rot", r1(e)), ("trans", r1(e))],
+            "universal": [("rot", r1(e)), ("rot", Feature(a=(None, self.f)))],
+            "spherical": [("rot", r1(X)), ("rot", r1(Y)), ("rot", r1(Z))],
+            "planar": [("trans", r1(u)), ("trans", r1(w)), ("rot", r1(e))],
+            "fixed": [],
         }[self.kind]
 
     # ------------------------------------------------------------------ joint motion

@@ -2,7 +2,9 @@ r"""Mechanisms: rigid bodies joined by kinematic pairs, assembled into one pH-DA
 
 :class:`Mechanism` collects bodies (:class:`.RigidBody`), joints (:class:`.Joint`) and
 joint actuators, builds the mechanism graph (:class:`.MechanismGraph`) and returns the
-interconnected system as a symbolic :class:`~porthamiltonian.DescriptorPHS`
+interconnected system — numerically (:meth:`Mechanism.assemble`, :mod:`.assembly`: sparse,
+what :meth:`Mechanism.simulate` integrates) or as a symbolic
+:class:`~porthamiltonian.DescriptorPHS` (:meth:`Mechanism.system`, :mod:`.symbolic`)
 
 .. math::
     \dot x = J(x)\nabla\mathcal H - R(x)\nabla\mathcal H + B(x)\lambda + G(x)\tau,\qquad
@@ -31,13 +33,14 @@ from typing import Any
 
 import numpy as np
 import scipy.optimize as so
-import sympy as sp
 
 from ..errors import ModelError
 from . import lie
+from .assembly import MechanismDAE
 from .graph import GROUND, MechanismGraph
 from .joints import Joint
 from .rigid_body import RigidBody
+from .symbolic import symbolic_system
 
 __all__ = ["Mechanism", "MechanismResult"]
 
@@ -65,7 +68,9 @@ class Mechanism:
         self.bodies: dict[str, RigidBody] = {}
         self.joints: dict[str, Joint] = {}
         self.actuators: dict[str, _Actuator] = {}
-        self._system: Any = None
+        self._dae: MechanismDAE | None = None
+        self._q0_dae: Any = None
+        self.dropped: list[str] = []
 
     # ------------------------------------------------------------------ declaration
     def add_body(self, name: str, mass: float, inertia: Any,
@@ -75,7 +80,7 @@ class Mechanism:
         if name in self.bodies or name == GROUND:
             raise ModelError(f"body {name!r} already exists (or is the reserved 'ground')")
         self.bodies[name] = RigidBody(name, mass, inertia, com)
-        self._system = None
+        self._dae = None
         return self.bodies[name]
 
     def add_joint(self, name: str, kind: str, parent: str, child: str, *,
@@ -92,7 +97,7 @@ class Mechanism:
                                  "add_body() first (or use 'ground')")
         self.joints[name] = Joint(name, kind, parent, child, axis, parent_anchor,
                                   child_anchor, axis2)
-        self._system = None
+        self._dae = None
         return self.joints[name]
 
     def add_actuator(self, joint: str, stiffness: Any = 0.0, damping: Any = 0.0,
@@ -112,156 +117,60 @@ class Mechanism:
         sref = None if setpoint is None else np.broadcast_to(
             np.asarray(setpoint, dtype=float), (j.dof,)).copy()
         self.actuators[joint] = _Actuator(joint, k, c, sref)
-        self._system = None
+        self._dae = None
 
     @property
     def graph(self) -> MechanismGraph:
         return MechanismGraph(list(self.bodies), list(self.joints.values()))
 
-    # ------------------------------------------------------------------ symbolic pieces
-    def _pose_symbols(self, body: str) -> tuple[sp.Matrix, sp.Matrix]:
-        if body == GROUND:
-            return sp.zeros(3, 1), sp.eye(3)
-        b = self.bodies[body]
-        return b.p, b.R
-
-    def _wrench_columns(self, j: Joint, g: sp.Expr) -> dict[str, sp.Matrix]:
-        """Body-frame wrenches ``K_bᵀ ∂g/∂q_b`` of one constraint row (co-cycle law)."""
-        out = {}
-        for end in (j.parent, j.child):
-            if end == GROUND:
-                continue
-            b = self.bodies[end]
-            col = b.kinematics().T * sp.Matrix([g]).jacobian(list(b.q)).T
-            out[end] = out[end] + col if end in out else col
-        return out
-
-    def _actuator_directions(self, j: Joint) -> list[tuple[str, sp.Matrix]]:
-        p1, R1 = self._pose_symbols(j.parent)
-        p2, R2 = self._pose_symbols(j.child)
-        e, u, w = (sp.Matrix(v) for v in (j.e, j.u, j.w))
-        X, Y, Z = (sp.Matrix(v) for v in np.eye(3))
-        return {
-            "revolute": [("rot", R1 * e)],
-            "prismatic": [("trans", R1 * e)],
-            "cylindrical": [("rot", R1 * e), ("trans", R1 * e)],
-            "universal": [("rot", R1 * e), ("rot", R2 * sp.Matrix(j.f))],
-            "spherical": [("rot", R1 * X), ("rot", R1 * Y), ("rot", R1 * Z)],
-            "planar": [("trans", R1 * u), ("trans", R1 * w), ("rot", R1 * e)],
-        }[j.kind]
-
-    def _actuator_wrenches(self, j: Joint, kind: str, n: sp.Matrix) -> dict[str, sp.Matrix]:
-        """Body-frame wrenches of a unit torque about / force along inertial ``n``: + on the
-        child, − on the parent (applied at the child anchor for a force)."""
-        p1, R1 = self._pose_symbols(j.parent)
-        p2, R2 = self._pose_symbols(j.child)
-        r = p2 + R2 * sp.Matrix(j.a2)  # child anchor, inertial
-        out = {}
-        for end, sign, p, R, rho in ((j.child, 1, p2, R2, sp.Matrix(j.a2)),
-                                     (j.parent, -1, p1, R1, None)):
-            if end == GROUND:
-                continue
-            nb = R.T * n * sign
-            if kind == "rot":
-                out[end] = sp.Matrix([*nb, 0, 0, 0])
-            else:
-                arm = rho if rho is not None else R.T * (r - p)
-                out[end] = sp.Matrix([*arm.cross(nb), *nb])
-        return out
-
     # ------------------------------------------------------------------ assembly
-    def system(self, q0: Mapping[str, Any] | None = None) -> Any:
-        """The mechanism as a symbolic :class:`~porthamiltonian.DescriptorPHS`.
+    def assemble(self, q0: Mapping[str, Any] | None = None) -> MechanismDAE:
+        """The mechanism as a numeric pH-DAE (:class:`.MechanismDAE`: sparse NumPy/SciPy,
+        what :meth:`simulate` integrates).
 
         Redundant closure equations are dropped, judged at the configuration given by
         ``q0`` (joint coordinates, see :meth:`initial_state`); the names of the dropped
         rows are in ``self.dropped``."""
-        from ..descriptor import DescriptorPHS
+        if self._dae is None or (self.graph.chords and not _same(q0, self._q0_dae)):
+            self._dae = MechanismDAE(self, self._independent(q0))
+            self._q0_dae = q0
+        self.dropped = self._dropped
+        return self._dae
 
+    def system(self, q0: Mapping[str, Any] | None = None) -> Any:
+        """The mechanism as a symbolic :class:`~porthamiltonian.DescriptorPHS` (for
+        printing and small models; :meth:`assemble` gives the same system numerically).
+        Redundant rows are dropped as in :meth:`assemble`."""
         if not self.bodies:
             raise ModelError("the mechanism has no bodies; add_body() first")
-        graph = self.graph
-        names = list(self.bodies)
-        states = [s for b in names for s in self.bodies[b].states]
-        offset = {b: 18 * i for i, b in enumerate(names)}
-        acts = [(jn, i) for jn in self.actuators for i in range(self.joints[jn].dof)]
-        springs = [(jn, i) for jn, i in acts if self.actuators[jn].stiffness[i] > 0]
-        states += [f"{jn}.s[{i}]" for jn, i in springs]
-        n = len(states)
-        J = sp.zeros(n, n)
-        H = sp.Integer(0)
-        for b in names:
-            o = offset[b]
-            J[o:o + 18, o:o + 18] = self.bodies[b].structure()
-            H += self.bodies[b].hamiltonian(self.gravity)
+        keep = self._independent(q0)
+        self.dropped = self._dropped
+        return symbolic_system(self, keep)
 
-        def column(wrenches: Mapping[str, sp.Matrix]) -> sp.Matrix:
-            col = sp.zeros(n, 1)
-            for b, wb in wrenches.items():
-                col[offset[b] + 12:offset[b] + 18, 0] = wb
-            return col
-
-        # constraints: tree joints first, then chords (redundancy is searched on chords)
-        rows: list[tuple[str, int, sp.Matrix]] = []
-        for jn in graph.tree + graph.chords:
-            j = self.joints[jn]
-            p1, R1 = self._pose_symbols(j.parent)
-            p2, R2 = self._pose_symbols(j.child)
-            for i, g in enumerate(j.constraints(p1, R1, p2, R2)):
-                rows.append((jn, i, column(self._wrench_columns(j, sp.expand(g)))))
-        keep = self._independent(rows, graph, q0, states)
-        self.dropped = [f"{jn}[{i}]" for k, (jn, i, _) in enumerate(rows) if k not in keep]
-        B = sp.Matrix.hstack(*[rows[k][2] for k in keep]) if keep else sp.zeros(n, 0)
-        # actuators: input columns, springs, dampers
-        Gcols, Rm = [], sp.zeros(n, n)
-        for jn, i in acts:
-            j, a = self.joints[jn], self.actuators[jn]
-            kind, nvec = self._actuator_directions(j)[i]
-            col = column(self._actuator_wrenches(j, kind, nvec))
-            Gcols.append(col)
-            if a.damping[i] > 0:
-                Rm += a.damping[i] * col * col.T
-            if a.stiffness[i] > 0:
-                k = states.index(f"{jn}.s[{i}]")
-                J[k, :] += col.T
-                J[:, k] -= col
-                s = sp.Symbol(states[k], real=True)
-                ref = 0.0 if a.setpoint is None else a.setpoint[i]
-                H += a.stiffness[i] * (s - ref) ** 2 / 2
-        G = sp.Matrix.hstack(*Gcols) if Gcols else None
-        inputs = [f"{jn}.tau[{i}]" for jn, i in acts]
-        outputs = [f"{jn}.v[{i}]" for jn, i in acts]
-        mult = [f"{rows[k][0]}.lambda[{rows[k][1]}]" for k in keep]
-        self._rows = rows
-        self._system = DescriptorPHS(J=J, R=Rm, G=G, B=B, hamiltonian=H, states=states,
-                                     inputs=inputs or None, outputs=outputs or None,
-                                     multipliers=mult, name=self.name, check=False)
-        self._q0_system = q0
-        return self._system
-
-    def _independent(self, rows: list, graph: MechanismGraph, q0: Any,
-                     states: list[str]) -> list[int]:
-        """Indices of a maximal independent set of constraint rows at the configuration of
-        ``q0``: all tree rows, then each chord row that raises the rank."""
-        if not graph.chords:
-            return list(range(len(rows)))
-        x = self._configuration(q0)
-        syms = sp.symbols(states[:18 * len(self.bodies)], real=True)
-        vals = dict(zip(syms, x, strict=False))
-        C = np.array([[float(v) for v in r[2].xreplace(vals)] for r in rows])
+    def _independent(self, q0: Any) -> list[int]:
+        """Indices of a maximal independent set of constraint rows (tree joints first,
+        then chords) at the configuration of ``q0``: all tree rows, then each chord row
+        that raises the rank of the constraint wrenches."""
+        full = MechanismDAE(self)
+        self._dropped = []
+        if not self.graph.chords:
+            return list(range(len(full.all_rows)))
+        tree = set(self.graph.tree)
+        C = full.wrench_matrix(self._configuration(q0))
         keep: list[int] = []
         rank = 0
         scale = max(1.0, float(np.abs(C).max()))
-        for k, (jn, _, _) in enumerate(rows):
-            trial = C[keep + [k]]
-            r = int(np.sum(np.linalg.svd(trial, compute_uv=False) > 1e-9 * scale))
+        for k, (jn, _) in enumerate(full.all_rows):
+            r = int(np.sum(np.linalg.svd(C[keep + [k]], compute_uv=False) > 1e-9 * scale))
             if r > rank:
                 keep.append(k)
                 rank = r
-            elif jn in graph.tree:
+            elif jn in tree:
                 raise ModelError(f"joint {jn!r}: its constraints are dependent on those of "
                                  "other tree joints at the initial configuration (two joints "
                                  "between the same bodies, or a singular configuration)")
+        self._dropped = [f"{jn}[{i}]" for k, (jn, i) in enumerate(full.all_rows)
+                         if k not in keep]
         return keep
 
     # ------------------------------------------------------------------ initial state
@@ -361,9 +270,8 @@ class Mechanism:
         free = [jn for jn in graph.tree if jn not in v0 and self.joints[jn].dof > 0]
         x = state(v0)
         if graph.chords and free:
-            sys = self._system if self._system is not None else self.system(q0)
-            base = self._extend(sys, x, q)
-            c0 = sys.constraint(base)
+            dae = self.assemble(q0)
+            c0 = dae.constraint(self._extend(x, q))
             cols, idx = [], []
             for jn in free:
                 for i in range(self.joints[jn].dof):
@@ -371,7 +279,7 @@ class Mechanism:
                     unit = np.zeros(self.joints[jn].dof)
                     unit[i] = 1.0
                     vel[jn] = unit
-                    cols.append(sys.constraint(self._extend(sys, state(vel), q)) - c0)
+                    cols.append(dae.constraint(self._extend(state(vel), q)) - c0)
                     idx.append((jn, i))
             sol = np.linalg.lstsq(np.array(cols).T, -c0, rcond=None)[0]
             vel = dict(v0)
@@ -380,15 +288,13 @@ class Mechanism:
                 vel[jn] = np.array(vel[jn], dtype=float)
                 vel[jn][i] = s
             x = state(vel)
-        return x if self._system is None else self._extend(self._system, x, q)
+        return self._extend(x, q)
 
-    def _extend(self, sys: Any, x: np.ndarray, q: Mapping[str, Any]) -> np.ndarray:
-        """Append the spring states (= the joint coordinates)."""
-        extra = []
-        for name in sys.states[len(x):]:
-            jn, i = name.rsplit(".s[", 1)
-            extra.append(float(np.atleast_1d(q.get(jn, np.zeros(self.joints[jn].dof)))
-                               [int(i[:-1])]))
+    def _extend(self, x: np.ndarray, q: Mapping[str, Any]) -> np.ndarray:
+        """Append the spring states (= the joint coordinates), in the order of
+        :attr:`MechanismDAE.states`."""
+        extra = [float(np.atleast_1d(q.get(jn, np.zeros(self.joints[jn].dof)))[i])
+                 for jn, a in self.actuators.items() for i in np.flatnonzero(a.stiffness > 0)]
         return np.concatenate([x, extra])
 
     # ------------------------------------------------------------------ simulation
@@ -398,15 +304,14 @@ class Mechanism:
         """Simulate from rest or from ``q0``/``v0`` (see :meth:`initial_state`) over
         ``[0, t_end]`` s with :func:`porthamiltonian.simulate.simulate` (``method``
         ``"midpoint"``, ``"discrete_gradient"`` or ``"ida"``)."""
-        from ..simulate import simulate
+        from ..simulate.dae_run import simulate_descriptor
 
-        reuse = self._system is not None and (not self.graph.chords
-                                              or _same(q0, self._q0_system))
-        sys = self._system if reuse else self.system(q0)
+        dae = self.assemble(q0)
         x0 = self.initial_state(q0, v0, options.pop("poses", None),
                                 options.pop("twists", None))
-        _check_initial_velocities(sys, x0)
-        res = simulate(sys, (0.0, float(t_end)), x0, u=u, method=method, dt=dt, **options)
+        _check_initial_velocities(dae, x0)
+        res = simulate_descriptor(dae, (0.0, float(t_end)), x0, u=u, method=method, dt=dt,
+                                  **options)
         return MechanismResult(self, res)
 
 
@@ -416,16 +321,17 @@ def _same(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
                                         for k in a)
 
 
-def _check_initial_velocities(sys: Any, x0: np.ndarray) -> None:
+def _check_initial_velocities(dae: MechanismDAE, x0: np.ndarray) -> None:
     """``B(x0)ᵀz(x0) = 0``, with a message in the terms of mechanisms (the DAE driver
     checks again, in general terms)."""
-    num = sys.compile()
-    z, B = num.z(x0), np.asarray(num.B(x0), dtype=float)
+    z, B = dae.z(x0), dae.B(x0)
     c = B.T @ z
-    scale = np.linalg.norm(B, axis=0) * np.linalg.norm(z) + 1e-300
+    norms = np.sqrt(np.asarray((B.multiply(B) if hasattr(B, "multiply") else B * B)
+                               .sum(axis=0))).ravel()
+    scale = norms * np.linalg.norm(z) + 1e-300
     bad = np.flatnonzero(np.abs(c) > 1e-9 * scale)
     if bad.size:
-        names = ", ".join(f"{sys.multipliers[i]} ({c[i]:.3g})" for i in bad)
+        names = ", ".join(f"{dae.multipliers[i]} ({c[i]:.3g})" for i in bad)
         raise ModelError(f"initial velocities violate the joint constraints {names}; give "
                          "joint velocities v0 (consistent values are then computed)")
 
@@ -445,11 +351,6 @@ class MechanismResult:
             raise ModelError(f"pose: unknown body {body!r}; bodies: {', '.join(names)}")
         o = 18 * names.index(body)
         return RigidBody.pose(self.raw.x[:, o:o + 18])
-
-    def _poses(self, k: int) -> dict[str, np.ndarray]:
-        P = {b: self.pose(b)[k] for b in self.mechanism.bodies}
-        P[GROUND] = np.eye(4)
-        return P
 
     def joint(self, name: str) -> np.ndarray:
         """Joint coordinates (N × dof; angles unwrapped) at the saved times."""
@@ -471,12 +372,10 @@ class MechanismResult:
     def constraint_residual(self) -> np.ndarray:
         """``max |g(q)|`` over all joints' position constraints (including any dropped as
         redundant) and ``|RRᵀ − I|`` of all bodies, per saved time."""
-        out = np.zeros(len(self.t))
-        for k in range(len(self.t)):
-            P = self._poses(k)
-            g = [np.abs(Mechanism._g(j, P)).max(initial=0.0)
-                 for j in self.mechanism.joints.values()]
-            orth = [np.abs(P[b][:3, :3] @ P[b][:3, :3].T - np.eye(3)).max()
-                    for b in self.mechanism.bodies]
-            out[k] = max(g + orth)
-        return out
+        full = MechanismDAE(self.mechanism)
+        nb = full.nb
+        R = self.raw.x[:, :18 * nb].reshape(-1, nb, 18)[:, :, 3:12].reshape(-1, nb, 3, 3)
+        orth = np.abs(R @ R.transpose(0, 1, 3, 2) - np.eye(3)).max(axis=(1, 2, 3))
+        g = np.array([np.abs(full.position_residual(x)).max(initial=0.0)
+                      for x in self.raw.x])
+        return np.maximum(g, orth)
