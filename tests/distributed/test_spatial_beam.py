@@ -131,7 +131,7 @@ def test_a_motion_in_the_1_2_plane_is_the_planar_beam_trajectory(ends):
     out_of_plane = np.setdiff1d(np.arange(sp.system.n_states), idx)
     assert np.max(np.abs(rs.x[:, out_of_plane])) == 0.0
     scale = np.max(np.abs(rp.x))
-    assert np.max(np.abs(rs.x[:, idx] - rp.x)) <= 1e-9 * scale
+    assert np.max(np.abs(rs.x[:, idx] - rp.x)) <= 1e-12 * scale
     # the centre lines agree to their reconstruction error (planar: Gauss rule for r,
     # spatial: Magnus steps on SE(3); both O(h⁴) here)
     r1, r2, _ = pl.shape(rp.x)
@@ -165,7 +165,7 @@ def test_discrete_power_balance_with_a_driven_twist_at_one_end_and_a_wrench_at_t
         supplied.append(dt * um @ num.output(xm, um))
     supplied = np.array(supplied)
     assert res.H[-1] > 1.0 and np.max(np.abs(supplied)) > 0.1
-    assert np.max(np.abs(dH - supplied)) <= 1e-10 * np.max(np.abs(supplied))
+    assert np.max(np.abs(dH - supplied)) <= 1e-12 * np.max(np.abs(supplied))
 
 
 def test_the_curved_reference_is_reconstructed_exactly_as_a_helix():
