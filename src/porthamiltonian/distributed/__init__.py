@@ -3,7 +3,8 @@
 Models (each returns a :class:`DistributedModel` whose ``.system`` is a sparse PHS with
 named boundary ports): :func:`wave`, :func:`string`, :func:`rod`,
 :func:`transmission_line`, :func:`heat`, :func:`timoshenko`, :func:`planar_beam`
-(geometrically exact, symbolic).  The discretization is a
+(geometrically exact; sparse numeric with a state-affine J(x), or symbolic for small
+meshes).  The discretization is a
 partitioned finite-element method of selectable degree (:mod:`.fem`).
 """
 

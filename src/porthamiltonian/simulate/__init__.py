@@ -9,6 +9,7 @@ gradient and AVF (:mod:`.discrete_gradient`), Gauss–Legendre collocation
 
 from __future__ import annotations
 
+from .affine import AffineMatrix
 from .closed_loop import simulate_feedback
 from .dae_result import DAEResult
 from .functional import FunctionPHS
@@ -21,4 +22,4 @@ from .tabulated import Tabulated
 
 __all__ = ["simulate", "SimulationResult", "METHODS", "SCIPY_METHODS", "PiecewiseConstant",
            "PWM", "pwm", "Tabulated", "simulate_feedback", "FunctionPHS", "DAEResult",
-           "solve_ida", "IDASolution"]
+           "solve_ida", "IDASolution", "AffineMatrix"]

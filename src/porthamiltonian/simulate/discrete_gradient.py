@@ -50,7 +50,7 @@ import numpy as np
 import scipy.sparse as sps
 
 from .base import Dynamics, StepInfo
-from .midpoint import Midpoint
+from .midpoint import Midpoint, identity_minus
 from .newton import SimplifiedNewton
 
 __all__ = ["DiscreteGradient", "AVF"]
@@ -99,14 +99,24 @@ class _DiscreteGradientMethod:
         xm = x + 0.5 * h * f0
         return h * dyn.f(xm, dyn.u(t + 0.5 * h, xm))
 
-    def _sparse_jacobian(self, xm: np.ndarray, um: np.ndarray, Dz: Any, h: float) -> Any:
-        """``I − h (J−R) D`` for constant structure and a sparse ``D`` (else ``None``)."""
+    def _sparse_jacobian(self, tm: float, xm: np.ndarray, um: np.ndarray, Dz: Any,
+                         h: float) -> Any:
+        r"""The step matrix :math:`I - h\,[(J-R)D_z + \tfrac12 S]` kept sparse (else
+        ``None``), with :math:`S = \partial_x f - (J-R)\nabla^2H` the derivative of a
+        state-dependent structure (zero for constant J, R, G, P)."""
         dyn, num = self.dyn, self.dyn.num
-        if not sps.issparse(Dz) or dyn.signal.feedback or any(
-                k not in num._const for k in ("J", "R", "G", "P")):
+        if not sps.issparse(Dz) or dyn.signal.feedback:
             return None
         JR = num.matrix("J", xm) - num.matrix("R", xm)
-        return sps.csc_matrix(sps.identity(dyn.n) - h * (JR @ Dz))
+        if not sps.issparse(JR):
+            return None
+        step = JR @ Dz
+        if any(k not in num._const for k in ("J", "R", "G", "P")):
+            jac, hess = dyn.jac(tm, xm, um), num.hessian(xm)
+            if not (sps.issparse(jac) and sps.issparse(hess)):
+                return None
+            step = step + 0.5 * (jac - JR @ hess)
+        return identity_minus(h, step)
 
     def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]:
         dyn = self.dyn
@@ -123,7 +133,7 @@ class _DiscreteGradientMethod:
             xm = x + 0.5 * d
             um = dyn.u(tm, xm)
             _, Dz = self.dgrad(x, d)
-            sparse = self._sparse_jacobian(xm, um, Dz, h)
+            sparse = self._sparse_jacobian(tm, xm, um, Dz, h)
             if sparse is not None:
                 return sparse
             JR = _dense(num.matrix("J", xm) - num.matrix("R", xm))

@@ -64,15 +64,23 @@ class Gauss:
         return x[None, :] + h * (self.A @ K)
 
     def _jacobian(self, t: float, h: float, X: np.ndarray, U: np.ndarray) -> Any:
+        r""":math:`I - h\,\mathrm{blockdiag}(\partial_x f(X_i))\,(A_{RK}\otimes I)` for the
+        stacked stage derivatives; sparse (CSC) when the stage Jacobians are."""
         dyn, s, n = self.dyn, self.s, self.dyn.n
-        blocks = []
-        for i in range(s):
-            Jf = dyn.jac(t + self.c[i] * h, X[i], U[i])
-            blocks.append(Jf.toarray() if sps.issparse(Jf) else np.asarray(Jf))
+        blocks = [dyn.jac(t + self.c[i] * h, X[i], U[i]) for i in range(s)]
+        if all(sps.issparse(b) for b in blocks):
+            grid = [[(sps.eye(n, format="csr") if i == j else None)
+                     for j in range(s)] for i in range(s)]
+            for i in range(s):
+                for j in range(s):
+                    term = (-h * self.A[i, j]) * blocks[i]
+                    grid[i][j] = term if grid[i][j] is None else grid[i][j] + term
+            return sps.csc_matrix(sps.bmat(grid))
+        dense = [b.toarray() if sps.issparse(b) else np.asarray(b) for b in blocks]
         Jm = np.eye(s * n)
         for i in range(s):
             for j in range(s):
-                Jm[i * n:(i + 1) * n, j * n:(j + 1) * n] -= h * self.A[i, j] * blocks[i]
+                Jm[i * n:(i + 1) * n, j * n:(j + 1) * n] -= h * self.A[i, j] * dense[i]
         return Jm
 
     def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]:

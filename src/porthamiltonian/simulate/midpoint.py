@@ -40,8 +40,9 @@ __all__ = ["Midpoint"]
 def identity_minus(c: float, A: Any) -> Any:
     """``I − c A`` keeping ``A`` sparse or dense."""
     n = A.shape[0]
-    if sps.issparse(A):
-        return sps.csc_matrix(sps.identity(n) - c * A)
+    if sps.issparse(A):  # CSC for SuperLU, built without a format conversion per call
+        return sps.csc_matrix(sps.eye(n, format="csc", dtype=np.result_type(c, A.dtype))
+                              - c * sps.csc_matrix(A))
     return np.eye(n) - c * np.asarray(A)
 
 

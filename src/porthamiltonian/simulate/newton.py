@@ -174,15 +174,25 @@ class SimplifiedNewton:
     Tries simplified Newton with the step matrix factored at an earlier step (same
     ``key``, e.g. the step size), then with a freshly factored one, then full Newton
     (Hairer & Wanner, *Solving ODEs II*, §IV.8).  The accepted solution satisfies the
-    same equations in every case — only the work changes.
+    same equations in every case — only the work changes.  When even the fresh
+    factorization fails (a strongly state-dependent step matrix, e.g. a geometrically
+    exact beam at large steps), the next solves go straight to full Newton — 1, 2, 4, …
+    up to 64 of them, doubling while the failures persist — instead of paying two
+    wasted factorizations per step.
     """
+
+    MAX_BACKOFF = 64
 
     def __init__(self, tol: float, max_iter: int) -> None:
         self.tol, self.max_iter = tol, max_iter
         self._frozen: tuple[Any, Factorization] | None = None
+        self._skip, self._backoff = 0, 1
 
     def solve(self, F: Callable[[np.ndarray], np.ndarray], Jac: Callable[[np.ndarray], Any],
               w0: np.ndarray, scale: float, key: Any) -> NewtonResult:
+        if self._skip > 0:
+            self._skip -= 1
+            return newton(F, Jac, w0, scale=scale, tol=self.tol, max_iter=self.max_iter)
         frozen = self._frozen if self._frozen is not None and self._frozen[0] == key else None
         for attempt in range(2):
             if frozen is None:
@@ -191,9 +201,11 @@ class SimplifiedNewton:
                 res = newton(F, None, w0, scale=scale, tol=self.tol, max_iter=8,
                              factorization=frozen[1])
                 self._frozen = frozen
+                self._backoff = 1
                 res.nfev += attempt  # the Jacobian evaluation of a fresh factorization
                 return res
             except NewtonFailure:
                 frozen = None
         self._frozen = None
+        self._skip, self._backoff = self._backoff, min(2 * self._backoff, self.MAX_BACKOFF)
         return newton(F, Jac, w0, scale=scale, tol=self.tol, max_iter=self.max_iter)
