@@ -214,6 +214,18 @@ class SpatialBeamModel(DistributedModel):
         finally:
             self.system = saved
 
+    def equilibrium(self, u: Any = None, *, steps: int = 10, tol: float = 1e-11,
+                    max_iter: int = 30) -> np.ndarray:
+        """The static equilibrium state (momenta zero) under constant inputs ``u`` (an
+        array or ``{input name: value}``): body-frame *follower* wrenches at port ends,
+        imposed twists zero in practice.  Newton's method with the sparse Jacobian in
+        ``steps`` load increments (:func:`.planar_static.static_equilibrium`, which is
+        written for any beam whose balance rows are its momentum states); the beam must
+        be held at one end (clamped, pinned + hub, …) so the problem is square."""
+        from .planar_static import static_equilibrium
+
+        return static_equilibrium(self, u, steps=steps, tol=tol, max_iter=max_iter)
+
     def port_names(self, end: str) -> tuple[list[str], list[str]]:
         """``(inputs, outputs)`` of one end, each in the order (angular, linear) of
         :mod:`~porthamiltonian.mechanics.lie` (twist ``(ω, v)``, wrench ``(τ, f)``);
