@@ -188,6 +188,7 @@ class SpatialBeamModel(DistributedModel):
         self.linear = PHS(J=J0, R=base.R, G=G0, P=base.P, S=base.S, Q=base.Q,
                           states=list(base.states), inputs=base.inputs, outputs=base.outputs,
                           name="spatial beam (linearized)", check=False)
+        disc.system = self.linear  # the assembled linear PHS, curvature terms included
         self.structure = (AffineMatrix(J0, *ent.J, n_states=n),
                           AffineMatrix(G0, *ent.G, n_states=n))
         self.Q = sps.diags_array(base.Q.diagonal()).tocsr()
@@ -208,11 +209,8 @@ class SpatialBeamModel(DistributedModel):
         return out
 
     def stiffness(self) -> tuple[sps.csr_array, np.ndarray]:
-        saved, self.system = self.system, self.linear
-        try:
-            return super().stiffness()
-        finally:
-            self.system = saved
+        """``(K, m)`` of the linearization (:meth:`DistributedModel.stiffness`)."""
+        return DistributedModel(self.disc, self.kind, self.variables).stiffness()
 
     def equilibrium(self, u: Any = None, *, steps: int = 10, tol: float = 1e-11,
                     max_iter: int = 30) -> np.ndarray:
