@@ -4,16 +4,20 @@
 * :mod:`.rigid_body` — a rigid body as a port-Hamiltonian system on SE(3);
 * :mod:`.joints` — lower kinematic pairs as constraints on the poses;
 * :mod:`.graph` — mechanism graphs (spanning tree, cycles, co-cycles);
-* :mod:`.mechanism` — :class:`Mechanism`: bodies + joints → DescriptorPHS, simulation;
+* :mod:`.mechanism` — :class:`Mechanism`: bodies + joints → pH-DAE, simulation;
+* :mod:`.assembly` — :class:`MechanismDAE`: the pH-DAE evaluated numerically (sparse);
+* :mod:`.symbolic` — the same system as a symbolic DescriptorPHS (printing, small models);
+* :mod:`.dual` — batched pose-built vectors with exact derivatives (for the assembly);
 * :mod:`.spec` — a mechanism from the ``mechanism:`` mapping of a model file.
 """
 
 from . import lie
+from .assembly import MechanismDAE
 from .graph import MechanismGraph
 from .joints import Joint
 from .mechanism import Mechanism, MechanismResult
 from .rigid_body import RigidBody
 from .spec import mechanism_from_spec
 
-__all__ = ["lie", "Joint", "Mechanism", "MechanismGraph", "MechanismResult", "RigidBody",
-           "mechanism_from_spec"]
+__all__ = ["lie", "Joint", "Mechanism", "MechanismDAE", "MechanismGraph", "MechanismResult",
+           "RigidBody", "mechanism_from_spec"]

@@ -260,40 +260,44 @@ class MechanismDAE:
         rot = np.concatenate([b[:, 3:12].reshape(self.nb, 3, 3), np.eye(3)[None]], axis=0)
         return pos, rot, b[:, 12:]
 
-    def _columns(self, x: np.ndarray, which: str) -> tuple[np.ndarray, np.ndarray]:
-        """Body wrenches ``W`` (r × 2 × 6) and ``∂W/∂y`` (r × 2 × 6 × 24) of the kept
-        constraint rows (``"con"``), of all rows (``"all"``) or of the actuators."""
+    def _columns(self, x: np.ndarray, which: str, deriv: bool = False
+                 ) -> tuple[np.ndarray, Any]:
+        """Body wrenches ``W`` (r × 2 × 6) and, with ``deriv``, ``∂W/∂y``
+        (r × 2 × 6 × 24) of the kept constraint rows (``"con"``), of all rows (``"all"``)
+        or of the actuators (``"act"``); the last evaluation of each is cached."""
         hit = self._cache.get(which)
-        if hit is not None and np.array_equal(hit[0], x[:18 * self.nb]):
+        if hit is not None and (hit[1][1] is not None or not deriv) and np.array_equal(
+                hit[0], x[:18 * self.nb]):
             return hit[1]
         pos, rot, _ = self._split(x)
         if which == "act":
-            out = self._actuator_wrenches(self._act.gather(pos, rot))
+            out = self._actuator_wrenches(self._act.gather(pos, rot), deriv)
         else:
             sel = slice(None) if which == "all" else self.rows
             cols = self._all if which == "all" else self._con
             out = _constraint_wrenches(cols.gather(pos, rot), *(
-                tuple(a[sel] for a in f) for f in (self._fx, self._fy)))
+                tuple(a[sel] for a in f) for f in (self._fx, self._fy)), deriv=deriv)
         self._cache[which] = (np.array(x[:18 * self.nb], dtype=float), out)
         return out
 
-    def _actuator_wrenches(self, E: Ends) -> tuple[np.ndarray, np.ndarray]:
+    def _actuator_wrenches(self, E: Ends, deriv: bool) -> tuple[np.ndarray, Any]:
         s, a, c = self._dir
-        nvec = feature(E, s, a, c)
+        nvec = feature(E, s, a, c, deriv)
         na = s.shape[0]
-        W, dW = np.zeros((na, 2, 6)), np.zeros((na, 2, 6, 24))
+        W = np.zeros((na, 2, 6))
+        dW = np.zeros((na, 2, 6, 24)) if deriv else None
         m2, m1 = rt(E, 1, nvec), -rt(E, 0, nvec)
-        zero = np.zeros((na, 2, 3))
-        gap = feature(E, np.tile([-1.0, 1.0], (na, 1)),
-                      np.stack([zero[:, 0], self._anchor], axis=1), zero[:, 0])
+        zero = np.zeros((na, 3))
+        gap = feature(E, np.tile([-1.0, 1.0], (na, 1)), np.stack([zero, self._anchor], axis=1),
+                      zero, deriv)
         parts = {1: (cross(self._anchor, m2), m2), 0: (cross(rt(E, 0, gap), m1), m1)}
+        t = self._trans
         for side, (tau, force) in parts.items():
-            rot = (m2 if side == 1 else m1)
-            t = self._trans
-            W[:, side, :3] = np.where(t[:, None], tau.v, rot.v)
-            dW[:, side, :3] = np.where(t[:, None, None], tau.d, rot.d)
+            W[:, side, :3] = np.where(t[:, None], tau.v, force.v)  # rot: torque R_iᵀn
             W[:, side, 3:] = np.where(t[:, None], force.v, 0.0)
-            dW[:, side, 3:] = np.where(t[:, None, None], force.d, 0.0)
+            if dW is not None:
+                dW[:, side, :3] = np.where(t[:, None, None], tau.d, force.d)
+                dW[:, side, 3:] = np.where(t[:, None, None], force.d, 0.0)
         return W, dW
 
     def _pz(self, z: np.ndarray, cols: _Columns) -> np.ndarray:
@@ -335,10 +339,10 @@ class MechanismDAE:
         out[:, 15:] = -np.einsum("bij,bi->bj", R, wp) + cross_rows(P[:, 3:], ww)
         return out
 
-    def _act_terms(self, x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                np.ndarray]:
+    def _act_terms(self, x: np.ndarray, w: np.ndarray, deriv: bool = False
+                   ) -> tuple[np.ndarray, Any, np.ndarray]:
         """Actuator wrenches, their derivatives and ``colᵀw`` (the joint velocities)."""
-        W, dW = self._columns(x, "act")
+        W, dW = self._columns(x, "act", deriv)
         return W, dW, np.einsum("rsi,rsi->r", W, self._pz(w, self._act))
 
     def f(self, x: np.ndarray, w: np.ndarray, lam: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -378,12 +382,12 @@ class MechanismDAE:
         data = [qR.ravel(), PR.ravel(), PP.ravel()]
         con, act = self._con, self._act
         if self.k:
-            _, dW = self._columns(x, "con")
+            _, dW = self._columns(x, "con", deriv=True)
             data.append((lam[:, None, None, None] * dW)[con.d_live])
         else:
             data.append(np.zeros(0))
         if self.m:
-            W, dW, v = self._act_terms(x, w)
+            W, dW, v = self._act_terms(x, w, deriv=True)
             coef = np.asarray(u, dtype=float) - self._damp * v
             coef[self._spring] -= w[self._sidx]
             data.append((coef[:, None, None, None] * dW)[act.d_live])
@@ -451,7 +455,7 @@ class MechanismDAE:
         """:math:`\\partial (B^\\top w)/\\partial x` at fixed ``w`` (k × n)."""
         if not self.k:
             return self._zeros(0, self.n)
-        _, dW = self._columns(x, "con")
+        _, dW = self._columns(x, "con", deriv=True)
         gw = np.einsum("rsi,rsil->rl", self._pz(w, self._con), dW)
         return self._cx_pattern(gw[self._con.col_live])
 
@@ -515,18 +519,21 @@ def _pack(feats: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return s, a, c
 
 
-def _constraint_wrenches(E: Ends, fx: tuple, fy: tuple) -> tuple[np.ndarray, np.ndarray]:
+def _constraint_wrenches(E: Ends, fx: tuple, fy: tuple, deriv: bool
+                         ) -> tuple[np.ndarray, Any]:
     """Body wrenches :math:`D_i(X)^\\top Y + D_i(Y)^\\top X` of rows ``g = X·Y`` on both
-    ends, with their derivatives."""
-    X, Y = feature(E, *fx), feature(E, *fy)
+    ends, with their derivatives if ``deriv``."""
+    X, Y = feature(E, *fx, deriv), feature(E, *fy, deriv)
     r = X.v.shape[0]
-    W, dW = np.zeros((r, 2, 6)), np.zeros((r, 2, 6, 24))
+    W = np.zeros((r, 2, 6))
+    dW = np.zeros((r, 2, 6, 24)) if deriv else None
     for side in (0, 1):
         RY, RX = rt(E, side, Y), rt(E, side, X)
         tau = cross(fx[1][:, side], RY) + cross(fy[1][:, side], RX)
         force = RY.scale(fx[0][:, side]) + RX.scale(fy[0][:, side])
         W[:, side, :3], W[:, side, 3:] = tau.v, force.v
-        dW[:, side, :3], dW[:, side, 3:] = tau.d, force.d
+        if dW is not None:
+            dW[:, side, :3], dW[:, side, 3:] = tau.d, force.d
     return W, dW
 
 

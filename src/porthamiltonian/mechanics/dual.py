@@ -38,27 +38,31 @@ class Ends:
 
 @dataclass
 class Vec:
-    """Values ``v`` (k × 3) and their Jacobians ``d`` (k × 3 × 24) in ``y``."""
+    """Values ``v`` (k × 3) and their Jacobians ``d`` (k × 3 × 24) in ``y`` (``None``:
+    values only — the step residual needs no derivatives)."""
 
     v: np.ndarray
-    d: np.ndarray
+    d: np.ndarray | None
 
     def __add__(self, other: Vec) -> Vec:
-        return Vec(self.v + other.v, self.d + other.d)
+        return Vec(self.v + other.v, None if self.d is None else self.d + other.d)
 
     def __neg__(self) -> Vec:
-        return Vec(-self.v, -self.d)
+        return Vec(-self.v, None if self.d is None else -self.d)
 
     def scale(self, s: np.ndarray) -> Vec:
         """Row-wise product with constants ``s`` (k,)."""
-        return Vec(self.v * s[:, None], self.d * s[:, None, None])
+        return Vec(self.v * s[:, None], None if self.d is None else self.d * s[:, None, None])
 
 
-def feature(E: Ends, s: np.ndarray, a: np.ndarray, c: np.ndarray) -> Vec:
+def feature(E: Ends, s: np.ndarray, a: np.ndarray, c: np.ndarray, deriv: bool = True
+            ) -> Vec:
     """:math:`X = \\sum_i (s_i p_i + R_i a_i) + c` with ``s`` (k × 2), ``a`` (k × 2 × 3),
     ``c`` (k × 3): ``∂X/∂p_i = s_i I``, ``∂X_j/∂(R_i)_{jl} = (a_i)_l``."""
     k = s.shape[0]
     v = c + (s[:, :, None] * E.p).sum(axis=1) + (E.R @ a[..., None])[..., 0].sum(axis=1)
+    if not deriv:
+        return Vec(v, None)
     d = np.zeros((k, 3, 24))
     for side in (0, 1):
         o = 12 * side
@@ -72,6 +76,8 @@ def rt(E: Ends, side: int, X: Vec) -> Vec:
     """:math:`R_i^\\top X` (``i = side``): ``∂/∂(R_i)_{jl} (R_i^\\top X)_l = X_j``."""
     Rt = E.R[:, side].transpose(0, 2, 1)
     v = (Rt @ X.v[..., None])[..., 0]
+    if X.d is None:
+        return Vec(v, None)
     d = Rt @ X.d
     o = 12 * side + 3
     w = E.live[:, side, None]
@@ -101,5 +107,6 @@ def cross(a: np.ndarray | Vec, X: Vec) -> Vec:
     """``a × X`` for constant rows ``a`` (k × 3) or a :class:`Vec` ``a``
     (:math:`d(a\\times X) = \\tilde a\\,dX - \\tilde X\\,da`)."""
     if isinstance(a, Vec):
-        return Vec(cross_rows(a.v, X.v), _hat(a.v) @ X.d - _hat(X.v) @ a.d)
-    return Vec(cross_rows(a, X.v), _hat(a) @ X.d)
+        return Vec(cross_rows(a.v, X.v),
+                   None if X.d is None else _hat(a.v) @ X.d - _hat(X.v) @ a.d)
+    return Vec(cross_rows(a, X.v), None if X.d is None else _hat(a) @ X.d)

@@ -1,0 +1,165 @@
+"""Serial chain of N rigid rods on revolute joints under gravity: porthamiltonian's
+mechanism pH-DAE (numeric assembly, implicit midpoint) against Exudyn (generalized-α /
+Newmark with ρ∞ = 1, index-2 constraints), same chain, same fixed step.
+
+The chain: N uniform rods of square section (length L = 0.1 m, width w = 0.02 m, mass
+m = 0.1 kg: I = m(L² + w²)/12 about the joint axis z and across, 2mw²/12 along the rod),
+joined end to end by revolute joints about z, the first to ground; released from rest as
+a straight line tilted by θ₀ = 0.3 rad from the downward vertical, gravity 9.81 m/s²
+along −y.  Both tools model it in 3-D with five constraints per revolute joint: ours
+with 18 states per body (p, the 9 entries of R, the body momentum), Exudyn with
+Euler-parameter nodes (3 + 4 coordinates and their velocities, plus the normalization
+constraint).
+
+Reported per N:
+
+* cost per step (ms): (T(n₀ + S) − T(n₀)) / S for S timed steps, so set-up (assembly,
+  consistent initial values) is excluded for both tools;  Exudyn's time is the better of
+  its dense (EXUdense) and sparse (EigenSparse) linear solvers; our time of
+  ``Mechanism.assemble()`` and our whole set-up (assembly, initial state, consistent
+  multipliers) are reported separately;
+* for small N, the largest distance between the two tips over 1 s, relative to L,
+  at dt and dt/2 (both methods are second order: it should fall ≈ 4×);
+* a least-squares fit cost ∝ N^p over N ≥ 10 for each tool.
+
+    python benchmarks/mechanics_chain_exudyn.py [--sizes 2 5 10 20 50 100] [--dt 1e-3]
+        [--steps 100] [--agree 2 5 10] [--t-agree 1.0]
+
+Needs ``exudyn`` (the ``benchmarks`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from porthamiltonian.mechanics import Mechanism
+
+L, WIDTH, MASS, G, THETA0 = 0.1, 0.02, 0.1, 9.81, 0.3
+INERTIA = MASS / 12 * np.array([L**2 + WIDTH**2, 2 * WIDTH**2, L**2 + WIDTH**2])  # x, y, z
+N0 = 5  # warm-up steps whose cost is subtracted (set-up, first Jacobians)
+
+
+def ours_chain(n: int) -> Mechanism:
+    """Rods along their body −y axis, com at the middle; joint i at the end of rod i−1."""
+    mech = Mechanism(gravity=[0, -G, 0])
+    parent = "ground"
+    for i in range(n):
+        mech.add_body(f"b{i}", MASS, INERTIA, com=[0, -L / 2, 0])
+        mech.add_joint(f"j{i}", "revolute", parent, f"b{i}",
+                       parent_anchor=[0, -L if i else 0.0, 0])
+        parent = f"b{i}"
+    return mech
+
+
+def ours_run(n: int, steps: int, dt: float) -> tuple[float, np.ndarray, np.ndarray]:
+    """Wall time of ``steps`` midpoint steps (set-up included), times and tip positions."""
+    mech = ours_chain(n)
+    t0 = time.perf_counter()
+    res = mech.simulate(steps * dt, dt=dt, q0={"j0": THETA0})
+    wall = time.perf_counter() - t0
+    H = res.pose(f"b{n - 1}")
+    tip = H[:, :3, 3] + H[:, :3, :3] @ np.array([0.0, -L, 0.0])
+    return wall, res.t, tip
+
+
+def exudyn_run(n: int, steps: int, dt: float, solver: str
+               ) -> tuple[float, np.ndarray, np.ndarray]:
+    """The same chain in Exudyn: node at each rod's centre of mass, joints in the global
+    reference configuration; wall time of ``SolveDynamic`` only."""
+    import exudyn as exu
+    from exudyn.utilities import ObjectGround, RigidBodyInertia, SensorBody
+
+    d = np.array([np.sin(THETA0), -np.cos(THETA0), 0.0])
+    c, s = np.cos(THETA0), np.sin(THETA0)
+    Rz = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    prev = mbs.AddObject(ObjectGround())
+    for i in range(n):
+        body = mbs.CreateRigidBody(
+            inertia=RigidBodyInertia(mass=MASS, inertiaTensor=np.diag(INERTIA)),
+            referencePosition=(i + 0.5) * L * d, referenceRotationMatrix=Rz,
+            gravity=[0.0, -G, 0.0])
+        mbs.CreateRevoluteJoint(itemNumbers=[prev, body], position=i * L * d,
+                                axis=[0.0, 0.0, 1.0], useGlobalFrame=True)
+        prev = body
+    sensor = mbs.AddSensor(SensorBody(bodyNumber=prev, localPosition=[0.0, -L / 2, 0.0],
+                                      storeInternal=True,
+                                      outputVariableType=exu.OutputVariableType.Position))
+    mbs.Assemble()
+    ss = exu.SimulationSettings()
+    ti = ss.timeIntegration
+    ti.numberOfSteps, ti.endTime, ti.verboseMode = steps, steps * dt, 0
+    ti.generalizedAlpha.spectralRadius = 1.0        # no numerical damping
+    ti.generalizedAlpha.useIndex2Constraints = True  # velocity-level, as ours
+    ti.generalizedAlpha.useNewmark = True
+    ss.solution.file.write = False
+    ss.solution.sensors.writePeriod = dt
+    ss.linearSolver.solverType = getattr(exu.LinearSolverType, solver)
+    t0 = time.perf_counter()
+    exu.SolveDynamic(mbs, ss)
+    wall = time.perf_counter() - t0
+    data = np.asarray(mbs.GetSensorStoredData(sensor))
+    return wall, data[:, 0], data[:, 1:4]
+
+
+def per_step(run, n: int, steps: int, dt: float) -> tuple[float, float]:
+    """Seconds per step, set-up excluded: (T(N0 + steps) − T(N0)) / steps; and the
+    set-up time T(N0) − N0 · (per step)."""
+    short = run(n, N0, dt)[0]
+    step = (run(n, N0 + steps, dt)[0] - short) / steps
+    return step, short - N0 * step
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[2, 5, 10, 20, 50, 100])
+    ap.add_argument("--dt", type=float, default=1e-3)
+    ap.add_argument("--steps", type=int, default=100)
+    ap.add_argument("--agree", type=int, nargs="*", default=[2, 5, 10])
+    ap.add_argument("--t-agree", type=float, default=1.0)
+    args = ap.parse_args()
+    import exudyn
+
+    print(f"exudyn {exudyn.__version__}; dt = {args.dt:g} s, {args.steps} timed steps")
+    print("\nagreement of the tip position (max over t ≤ "
+          f"{args.t_agree:g} s of |tip_ours − tip_exudyn| / L)")
+    print("|  N | dt | dt/2 |\n|---:|---:|---:|")
+    for n in args.agree:
+        errs = []
+        for dt in (args.dt, args.dt / 2):
+            steps = round(args.t_agree / dt)
+            _, t1, a = ours_run(n, steps, dt)
+            _, t2, b = exudyn_run(n, steps, dt, "EXUdense")
+            b = np.array([np.interp(t1, t2, b[:, i]) for i in range(3)]).T
+            errs.append(np.abs(a - b).max() / L)
+        print(f"| {n} | {errs[0]:.2e} | {errs[1]:.2e} |")
+    print("\n|   N | states + multipliers (ours) | ours: assemble [s] | ours: set-up [s] "
+          "| ours [ms/step] | Exudyn dense [ms/step] | Exudyn sparse [ms/step] "
+          "| ours / best Exudyn |")
+    print("|----:|---:|---:|---:|---:|---:|---:|---:|")
+    rows = []
+    for n in args.sizes:
+        mech = ours_chain(n)
+        t0 = time.perf_counter()
+        dae = mech.assemble()
+        t_asm = time.perf_counter() - t0
+        a, setup = per_step(ours_run, n, args.steps, args.dt)
+        ed = per_step(lambda *p: exudyn_run(*p, "EXUdense"), n, args.steps, args.dt)[0]
+        es = per_step(lambda *p: exudyn_run(*p, "EigenSparse"), n, args.steps, args.dt)[0]
+        rows.append((n, a, min(ed, es)))
+        print(f"| {n} | {dae.n} + {dae.k} | {t_asm:.3f} | {setup:.2f} | {1e3 * a:.3f} | "
+              f"{1e3 * ed:.4f} | {1e3 * es:.4f} | {a / min(ed, es):.0f} |", flush=True)
+    big = [r for r in rows if r[0] >= 10]
+    if len(big) >= 2:
+        lnN = np.log([r[0] for r in big])
+        p_ours = np.polyfit(lnN, np.log([r[1] for r in big]), 1)[0]
+        p_exu = np.polyfit(lnN, np.log([r[2] for r in big]), 1)[0]
+        print(f"\ncost ∝ N^p over N ≥ 10: ours p = {p_ours:.2f}, Exudyn (best) p = {p_exu:.2f}")
+
+
+if __name__ == "__main__":
+    main()
