@@ -20,7 +20,8 @@ import numpy as np
 from ..errors import ModelError
 from ..naming import split_index
 
-__all__ = ["compile_mechanism", "mechanism_of", "initial_state", "joint_values"]
+__all__ = ["compile_mechanism", "assemble_mechanism", "mechanism_of", "initial_state",
+           "joint_values"]
 
 _MADE_BY: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
@@ -51,6 +52,16 @@ def compile_mechanism(model: Any) -> Any:
     system = mech.system(joint_values((model.simulate or {}).get("initial") or {}) or None)
     _MADE_BY[system] = mech
     return system
+
+
+def assemble_mechanism(model: Any) -> Any:
+    """The numeric pH-DAE (:class:`~porthamiltonian.mechanics.MechanismDAE`) of a
+    ``mechanism`` model, for simulation: assembled without SymPy, so long chains start
+    at once; redundant closure constraints are judged at ``simulate.initial``."""
+    mech = _mechanism(model)
+    dae = mech.assemble(joint_values((model.simulate or {}).get("initial") or {}) or None)
+    _MADE_BY[dae] = mech
+    return dae
 
 
 def mechanism_of(model: Any, system: Any) -> Any:

@@ -77,21 +77,33 @@ def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
     return args
 
 
+def simulation_system(model: Any) -> Any:
+    """The system to simulate for a loaded model: the numeric pH-DAE of a ``mechanism``
+    model, else :func:`~porthamiltonian.build.build_system`'s result reduced to an
+    explicit PHS when one exists."""
+    if model.kind == "mechanism":
+        from .mechanism_run import assemble_mechanism
+
+        return assemble_mechanism(model)
+    from ..build import build_system
+
+    return explicit_if_possible(build_system(model))
+
+
 def simulate_model(model: Any, system: Any = None, **overrides: Any) -> Any:
     """Simulate a loaded model as its ``simulate:`` section says.
 
-    ``system`` is the compiled model (default :func:`porthamiltonian.build.build_system`,
-    reduced to an explicit PHS when one exists); ``overrides`` replace or add keyword
-    arguments of :func:`porthamiltonian.simulate` (``t_end=`` sets the end time).
+    ``system`` is the compiled model (default :func:`simulation_system`); ``overrides``
+    replace or add keyword arguments of :func:`porthamiltonian.simulate` (``t_end=`` sets
+    the end time).
     Returns the :class:`~porthamiltonian.simulate.SimulationResult` — for a ``mechanism``
     model a :class:`~porthamiltonian.mechanics.MechanismResult` (``.pose(body)``,
     ``.joint(name)``, and the DAE result as ``.raw``).
     """
-    from ..build import build_system
     from ..simulate import simulate
 
     if system is None:
-        system = explicit_if_possible(build_system(model))
+        system = simulation_system(model)
     args = simulation_arguments(model, system, t_end=overrides.pop("t_end", None))
     args.update({k: v for k, v in overrides.items() if v is not None})
     result = simulate(system, **args)

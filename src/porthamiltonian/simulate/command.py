@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import ModelError, SimulationError
 from .progress import ProgressBar
 from .result import SimulationResult
-from .run import METHODS, simulate
+from .run import METHODS, is_dae, simulate
 from .scipy_ivp import SCIPY_METHODS
 
 __all__ = ["add_arguments", "run_command"]
@@ -55,10 +55,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Run the subcommand; user errors raise :class:`ModelError` (exit 2 in ``cli.main``)."""
-    from ..build import build_system
-    from ..descriptor import DescriptorPHS
     from ..io import load_model
-    from ..io.simulation import explicit_if_possible, simulation_arguments
+    from ..io.simulation import simulation_arguments, simulation_system
 
     if args.out and pathlib.Path(args.out).suffix.lower() not in (".csv", ".json"):
         raise ModelError(f"--out {args.out}: give a file ending in .csv or .json")
@@ -69,13 +67,13 @@ def run_command(args: argparse.Namespace) -> int:
     if args.save_every < 1:
         raise ModelError(f"--save-every must be a positive integer, got {args.save_every}")
     model = load_model(args.model)
-    system = explicit_if_possible(build_system(model))
+    system = simulation_system(model)
     run = simulation_arguments(model, system, t_end=args.t_end)
     run.update({k: v for k, v in (("method", method), ("dt", args.dt)) if v is not None})
     # a CSV file is streamed, unless the plot needs the series or the system is a DAE
     # (whose driver keeps the multipliers beside the series)
     stream = args.out if args.out and args.out.lower().endswith(".csv") and not args.plot \
-        and not isinstance(system, DescriptorPHS) else None
+        and not is_dae(system) else None
     bar = None if args.no_progress else ProgressBar(*run["t_span"])
     try:
         res = simulate(system, **run, rtol=args.rtol, atol=args.atol,

@@ -31,7 +31,7 @@ from .modulation import Modulation
 from .recorder import Recorder
 from .scipy_ivp import SCIPY_METHODS, run_scipy
 
-__all__ = ["simulate", "METHODS"]
+__all__ = ["simulate", "METHODS", "is_dae"]
 
 #: Methods implemented here (fixed step); the SciPy names go to ``solve_ivp``.
 METHODS = ("midpoint", "discrete_gradient", "avf",
@@ -124,9 +124,7 @@ def simulate(
         Newton failure below the minimum step, or NaN/Inf; ``.partial`` holds the
         results up to ``.t_reached``.
     """
-    from ..descriptor import DescriptorPHS
-
-    if isinstance(system, DescriptorPHS):  # a DAE: see .dae_run
+    if is_dae(system):  # a DAE: see .dae_run
         from .dae_run import simulate_descriptor
 
         return simulate_descriptor(system, t_span, x0, u, method, dt, rtol, atol, t_eval,
@@ -203,6 +201,17 @@ def initial_state(x0: Any, states: list[str]) -> np.ndarray:
     if not np.all(np.isfinite(x)):
         raise ModelError("x0 contains NaN or Inf")
     return x.copy()
+
+
+def is_dae(system: Any) -> bool:
+    """``system`` is simulated as a DAE: a :class:`~porthamiltonian.DescriptorPHS` or an
+    already compiled descriptor model with multipliers (e.g. a mechanism's numeric
+    :class:`~porthamiltonian.mechanics.MechanismDAE`)."""
+    from ..descriptor import DescriptorPHS
+
+    return isinstance(system, DescriptorPHS) or (
+        hasattr(system, "multipliers") and hasattr(system, "algebraic")
+        and callable(getattr(system, "compile", None)))
 
 
 def make_method(name: str, dyn: Dynamics, system: Any, **kw: Any) -> Method:
