@@ -12,7 +12,12 @@ consistent point :math:`(x_0, \lambda_0, \dot x_0)` at :math:`t_0` satisfies
 3. the constraint itself, :math:`c(x_0) = 0`.
 
 (1) and (2) are solved together for :math:`(a, \lambda)` (MINPACK ``hybr`` through
-:func:`scipy.optimize.root`).  (3) involves the *differential* states, whose initial
+:func:`scipy.optimize.root`).  Without algebraic states (mechanisms: :math:`E = I`) (2)
+is linear in the multipliers, :math:`f = f_0 + B\lambda`, and is solved directly:
+:math:`(C E^{+} B)\,\lambda = -C E^{+} f_0`.  Whether the unknowns are determined is
+judged on the equilibrated matrix (rows and columns scaled to unit maximum), so a
+well-posed but badly scaled system (light and heavy bodies, stiff and soft springs) is
+not mistaken for a singular one.  (3) involves the *differential* states, whose initial
 values are the user's data: a violation is reported naming the constraint (by its
 multiplier) and the states it involves, never repaired silently — moving a
 differential state would change the initial energy.  The solve of (1)–(2) assumes
@@ -88,6 +93,8 @@ def consistent_point(
     if na + k == 0:
         u = signal(t, x)
         return x.copy(), lam0, pinv(model.f(x, model.z(x), lam0, u))
+    if na == 0:
+        return _linear_multipliers(model, t, x, signal, pinv)
     v0 = np.concatenate([np.zeros(na), lam0])
     sol = so.root(equations, v0, method="hybr", options={"xtol": 1e-14})
     res = equations(sol.x)
@@ -111,11 +118,50 @@ def _check_determined(model: CompiledDescriptor, equations: Any, v: np.ndarray,
     step = 1e-7 * (1.0 + np.abs(v))
     cols = [(equations(v + step[j] * e) - equations(v - step[j] * e)) / (2 * step[j])
             for j, e in enumerate(np.eye(v.size))]
-    A = np.column_stack(cols)
-    _, s, Vt = np.linalg.svd(A)
-    if s.size and s[-1] > 1e-10 * max(1.0, s[0]):
+    free = _undetermined(np.column_stack(cols))
+    if free is None:
         return
-    free = int(np.argmax(np.abs(Vt[-1])))
+    _raise_undetermined(model, free, na)
+
+
+def _equilibrated(A: np.ndarray) -> np.ndarray:
+    """``A`` with rows, then columns, scaled to unit maximum (zero ones left as they are)."""
+    r = np.max(np.abs(A), axis=1, keepdims=True)
+    A = A / np.where(r > 0, r, 1.0)
+    c = np.max(np.abs(A), axis=0, keepdims=True)
+    return A / np.where(c > 0, c, 1.0)
+
+
+def _undetermined(A: np.ndarray) -> int | None:
+    """Index of an unknown the square system ``A`` leaves free (rank-deficient after
+    equilibration), else ``None``."""
+    _, s, Vt = np.linalg.svd(_equilibrated(A))
+    if s.size and s[-1] > 1e-10 * max(1.0, s[0]):
+        return None
+    return int(np.argmax(np.abs(Vt[-1])))
+
+
+def _linear_multipliers(model: CompiledDescriptor, t: float, x: np.ndarray,
+                        signal: InputSignal, pinv: Any
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""``(x, λ, ẋ)`` without algebraic states: :math:`(CE^+B)\lambda = -CE^+f_0`."""
+    k = model.k
+    u = signal(t, x)
+    f0 = model.f(x, model.z(x), np.zeros(k), u)
+    B = _dense(model.matrix("B", x))
+    C = model.constraint_jacobian(x)
+    A = np.asarray(C @ np.column_stack([pinv(B[:, j]) for j in range(k)]), dtype=float)
+    rhs = -np.asarray(C @ pinv(f0), dtype=float).reshape(k)
+    free = _undetermined(A)
+    if free is not None:
+        _raise_undetermined(model, free, 0)
+    r = np.max(np.abs(A), axis=1)
+    r = np.where(r > 0, r, 1.0)
+    lam = np.linalg.solve(A / r[:, None], rhs / r)
+    return x.copy(), lam, pinv(model.f(x, model.z(x), lam, u))
+
+
+def _raise_undetermined(model: CompiledDescriptor, free: int, na: int) -> None:
     names = [model.states[int(np.argmax(np.abs(model.algebraic[:, j])))] for j in range(na)]
     names += [f"multiplier '{m}'" for m in model.multipliers]
     raise ModelError(
