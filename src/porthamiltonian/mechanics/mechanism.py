@@ -37,6 +37,7 @@ import scipy.optimize as so
 from ..errors import ModelError
 from . import lie
 from .assembly import MechanismDAE
+from .flexible import FlexibleLink, FlexibleMechanismDAE, link_placements
 from .graph import GROUND, MechanismGraph
 from .joints import Joint
 from .rigid_body import RigidBody
@@ -68,7 +69,8 @@ class Mechanism:
         self.bodies: dict[str, RigidBody] = {}
         self.joints: dict[str, Joint] = {}
         self.actuators: dict[str, _Actuator] = {}
-        self._dae: MechanismDAE | None = None
+        self.links: dict[str, FlexibleLink] = {}
+        self._dae: MechanismDAE | FlexibleMechanismDAE | None = None
         self._q0_dae: Any = None
         self.dropped: list[str] = []
 
@@ -119,20 +121,69 @@ class Mechanism:
         self.actuators[joint] = _Actuator(joint, k, c, sref)
         self._dae = None
 
+    def add_flexible_link(self, name: str, beam_model: Any, parent: str,
+                          child: str | None = None, *,
+                          parent_anchor: Sequence[float] = (0.0, 0.0, 0.0),
+                          child_anchor: Sequence[float] = (0.0, 0.0, 0.0),
+                          direction: Sequence[float] = (1.0, 0.0, 0.0),
+                          up: Sequence[float] | None = None) -> FlexibleLink:
+        """A flexible link: the 3-D beam ``beam_model``
+        (:func:`porthamiltonian.distributed.spatial_beam`) clamped to ``parent`` (a body
+        or ``"ground"``) at its left end and, if ``child`` is given, to ``child`` at its
+        right end (:mod:`.flexible`).
+
+        The root section sits at ``parent_anchor`` (parent coordinates, m) with the beam
+        axis along ``direction`` and section axis 3 along the part of ``up`` normal to it
+        (default z, or y for a beam along z): the beam bends with ``EI₃`` in the plane
+        normal to ``up``.  The tip is attached at ``child_anchor`` (child coordinates);
+        with the beam undeformed the child's axes are parallel to the parent's.
+
+        The beam's ends decide the coupling: left ``"velocity"`` (driven by the parent's
+        twist, no multipliers) or ``"port"`` (a six-row constraint; keeps the end node's
+        mass), ``"clamped"`` also on ground; right ``"port"`` or ``"velocity"`` with a
+        child, ``"free"`` without.  States ``<name>.<beam state>`` and multipliers
+        ``<name>.W_left[i]``/``W_right[i]`` (wrench on the beam) join the mechanism's.
+        """
+        if name in self.links or name in self.joints:
+            raise ModelError(f"flexible link {name!r}: the name is already used by a "
+                             "joint or another flexible link")
+        for role, end in (("parent", parent), ("child", child)):
+            if end is not None and end != GROUND and end not in self.bodies:
+                raise ModelError(f"flexible link {name!r}: unknown {role} body {end!r}; add "
+                                 "it with add_body() first (or use 'ground')")
+        if child == parent:
+            raise ModelError(f"flexible link {name!r}: parent and child are the same body "
+                             f"{parent!r}")
+        self.links[name] = FlexibleLink(name, beam_model, parent, child, parent_anchor,
+                                        child_anchor, direction, up)
+        self._dae = None
+        return self.links[name]
+
     @property
     def graph(self) -> MechanismGraph:
         return MechanismGraph(list(self.bodies), list(self.joints.values()))
 
     # ------------------------------------------------------------------ assembly
-    def assemble(self, q0: Mapping[str, Any] | None = None) -> MechanismDAE:
+    def assemble(self, q0: Mapping[str, Any] | None = None
+                 ) -> MechanismDAE | FlexibleMechanismDAE:
         """The mechanism as a numeric pH-DAE (:class:`.MechanismDAE`: sparse NumPy/SciPy,
         what :meth:`simulate` integrates).
 
         Redundant closure equations are dropped, judged at the configuration given by
         ``q0`` (joint coordinates, see :meth:`initial_state`); the names of the dropped
-        rows are in ``self.dropped``."""
+        rows are in ``self.dropped``.  With flexible links the result is a
+        :class:`.FlexibleMechanismDAE` (same interface, beam states appended)."""
         if self._dae is None or (self.graph.chords and not _same(q0, self._q0_dae)):
-            self._dae = MechanismDAE(self, self._independent(q0))
+            if self.links:
+                keep = self._independent(q0)
+                size = 18 * len(self.bodies) + len(keep) + sum(
+                    int((a.stiffness > 0).sum()) for a in self.actuators.values())
+                sparse = FlexibleMechanismDAE.sparse_for(size, list(self.links.values()))
+                rigid = MechanismDAE(self, keep, sparse=sparse)
+                self._dae = FlexibleMechanismDAE(rigid, list(self.links.values()),
+                                                 list(self.bodies))
+            else:
+                self._dae = MechanismDAE(self, self._independent(q0))
             self._q0_dae = q0
         self.dropped = self._dropped
         return self._dae
@@ -143,6 +194,9 @@ class Mechanism:
         Redundant rows are dropped as in :meth:`assemble`."""
         if not self.bodies:
             raise ModelError("the mechanism has no bodies; add_body() first")
+        if self.links:
+            raise ModelError("system(): flexible links have no symbolic form; use "
+                             "assemble() (numeric) or simulate()")
         keep = self._independent(q0)
         self.dropped = self._dropped
         return symbolic_system(self, keep)
@@ -185,6 +239,15 @@ class Mechanism:
             else:
                 A = j.child_pose(np.eye(4), qj)
                 out[body] = out[j.child] @ lie.inverse(A)
+        # components not joined to ground follow the undeformed flexible links
+        for link, forward, members in link_placements(self.graph, list(self.links.values()),
+                                                      list(poses)):
+            if forward:
+                M = out[link.parent] @ link.offset @ lie.inverse(out[link.child])
+            else:
+                M = out[link.child] @ lie.inverse(link.offset) @ lie.inverse(out[link.parent])
+            for b in members:
+                out[b] = M @ out[b]
         return out
 
     def _closure(self, q0: Mapping[str, Any] | None, poses: Mapping[str, Any]) -> dict:
@@ -253,6 +316,13 @@ class Mechanism:
                 qd = np.atleast_1d(np.asarray(vel.get(j.name, np.zeros(j.dof)), dtype=float))
                 rel = j.screws(P[j.parent], q.get(j.name, np.zeros(j.dof))) @ qd
                 Ts[body] = Ts[j.parent] + rel if forward else Ts[j.child] - rel
+            # an undeformed link moves rigidly: its two ends share one spatial twist
+            for link, forward, members in link_placements(graph, list(self.links.values()),
+                                                          list(poses)):
+                a, b = (link.parent, link.child) if forward else (link.child, link.parent)
+                shift = Ts[a] - Ts[b]
+                for m in members:
+                    Ts[m] = Ts[m] + shift
             return Ts
 
         def state(vel: Mapping[str, Any]) -> np.ndarray:
@@ -291,11 +361,19 @@ class Mechanism:
         return self._extend(x, q)
 
     def _extend(self, x: np.ndarray, q: Mapping[str, Any]) -> np.ndarray:
-        """Append the spring states (= the joint coordinates), in the order of
-        :attr:`MechanismDAE.states`."""
+        """Append the spring states (= the joint coordinates) and the beam states
+        (undeformed, moving with their parent), in the order of the assembled states."""
         extra = [float(np.atleast_1d(q.get(jn, np.zeros(self.joints[jn].dof)))[i])
                  for jn, a in self.actuators.items() for i in np.flatnonzero(a.stiffness > 0)]
-        return np.concatenate([x, extra])
+        names = list(self.bodies)
+        beams = []
+        for link in self.links.values():
+            T = np.zeros(6)
+            if link.parent != GROUND:
+                o = 18 * names.index(link.parent)
+                T = np.linalg.solve(self.bodies[link.parent].spatial_inertia, x[o + 12:o + 18])
+            beams.append(link.rest_state(T))
+        return np.concatenate([x, extra, *beams])
 
     # ------------------------------------------------------------------ simulation
     def simulate(self, t_end: float, dt: float = 1e-3, q0: Mapping[str, Any] | None = None,
@@ -309,6 +387,7 @@ class Mechanism:
         dae = self.assemble(q0)
         x0 = self.initial_state(q0, v0, options.pop("poses", None),
                                 options.pop("twists", None))
+        _check_initial_links(self, x0)
         _check_initial_velocities(dae, x0)
         res = simulate_descriptor(dae, (0.0, float(t_end)), x0, u=u, method=method, dt=dt,
                                   **options)
@@ -319,6 +398,26 @@ def _same(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
     a, b = dict(a or {}), dict(b or {})
     return a.keys() == b.keys() and all(np.array_equal(np.asarray(a[k]), np.asarray(b[k]))
                                         for k in a)
+
+
+def _check_initial_links(mech: Mechanism, x0: np.ndarray) -> None:
+    """Every undeformed flexible link must fit between its parent and child (a link
+    that closes a chain of joints is not bent into place)."""
+    names = list(mech.bodies)
+    H = {GROUND: np.eye(4)}
+    for i, b in enumerate(names):
+        H[b] = RigidBody.pose(x0[18 * i:18 * i + 18])
+    o = len(x0) - sum(link.n for link in mech.links.values())
+    for link in mech.links.values():
+        if link.child is not None:
+            ang, dist = link.mismatch(H[link.parent], H[link.child], x0[o:o + link.n])
+            size = max(1.0, float(np.abs(link.offset[:3, 3]).max()))
+            if ang > 1e-8 or dist > 1e-8 * size:
+                raise ModelError(f"flexible link {link.name!r}: the undeformed beam does not "
+                                 f"fit between {link.parent!r} and {link.child!r} at the "
+                                 f"initial configuration (off by {dist:.3g} m, {ang:.3g} rad); "
+                                 "closed chains must close with the beam undeformed")
+        o += link.n
 
 
 def _check_initial_velocities(dae: MechanismDAE, x0: np.ndarray) -> None:
@@ -368,6 +467,50 @@ class MechanismResult:
         if j.kind == "planar":
             q[:, 2] = np.unwrap(q[:, 2])
         return q
+
+    def _link(self, name: str) -> tuple[Any, np.ndarray]:
+        links = self.mechanism.links
+        if name not in links:
+            raise ModelError(f"unknown flexible link {name!r}; links: {', '.join(links) or '—'}")
+        o = self.raw.x.shape[1] - sum(lk.n for lk in links.values())
+        for lk in links.values():
+            if lk.name == name:
+                return lk, self.raw.x[:, o:o + lk.n]
+            o += lk.n
+        raise AssertionError  # unreachable
+
+    def beam_state(self, link: str) -> np.ndarray:
+        """The beam states of flexible link ``link`` (N × n_beam) at the saved times."""
+        return self._link(link)[1]
+
+    def beam_poses(self, link: str) -> np.ndarray:
+        """Inertial poses (N × (E+1) × 4 × 4) of the sections of ``link`` at the element
+        end points, reconstructed from the parent's pose and the strains."""
+        lk, xb = self._link(link)
+        Hp = (np.tile(np.eye(4), (len(self.t), 1, 1)) if lk.parent == GROUND
+              else self.pose(lk.parent))
+        return lk.section_poses(Hp, xb)
+
+    def flexible_residual(self, link: str | None = None) -> np.ndarray:
+        """Position-level fit of the flexible links (N × 2): angle (rad) and distance (m)
+        between each reconstructed beam tip and its child's anchor frame, the largest over
+        all links (or of ``link``).  Zero at ``t = 0``; the coupling holds at velocity
+        level, so this measures the drift of the reconstruction."""
+        names = list(self.mechanism.links) if link is None else [link]
+        out = np.zeros((len(self.t), 2))
+        for name in names:
+            lk, xb = self._link(name)
+            if lk.child is None:
+                continue
+            tip = self.beam_poses(name)[:, -1]
+            Hc = (np.tile(np.eye(4), (len(self.t), 1, 1)) if lk.child == GROUND
+                  else self.pose(lk.child))
+            for k in range(len(self.t)):
+                att = Hc[k] @ lk.tip
+                err = lie.inverse(tip[k]) @ att
+                out[k] = np.maximum(out[k], [np.linalg.norm(lie.log_so3(err[:3, :3])),
+                                             np.linalg.norm(att[:3, 3] - tip[k, :3, 3])])
+        return out
 
     def constraint_residual(self) -> np.ndarray:
         """``max |g(q)|`` over all joints' position constraints (including any dropped as
