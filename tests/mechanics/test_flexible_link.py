@@ -176,3 +176,18 @@ def test_closed_chain_must_fit_undeformed() -> None:
         chain(1.2).simulate(0.01, dt=1e-3)
     res = chain(1.0).simulate(0.01, dt=1e-3)
     assert res.flexible_residual().max() < 1e-12
+
+
+def test_skeleton_draws_the_beam_centre_line() -> None:
+    """The drawn centre line of the stiff rod has the rod's length (axial strain
+    m g/EA ≈ 1e-6) and ends at the tip body's anchor."""
+    from porthamiltonian.mechanics.animation import skeleton
+
+    m = _stiff_pendulum("velocity", "port")
+    res = m.simulate(0.1, dt=5e-3, q0={"pivot": 0.5})
+    segs = skeleton(m, res)
+    beam = segs[:, -4:]                                  # 4 elements, drawn last
+    length = np.linalg.norm(beam[:, :, 1] - beam[:, :, 0], axis=-1).sum(axis=1)
+    assert np.abs(length - 1.0).max() < 1e-5
+    tip = res.pose("tip")[:, :3, 3]
+    assert np.abs(beam[:, -1, 1] - tip).max() < 1e-12

@@ -6,6 +6,7 @@
 * :mod:`.graph` — mechanism graphs (spanning tree, cycles, co-cycles);
 * :mod:`.mechanism` — :class:`Mechanism`: bodies + joints → pH-DAE, simulation;
 * :mod:`.assembly` — :class:`MechanismDAE`: the pH-DAE evaluated numerically (sparse);
+* :mod:`.flexible` — flexible links (3-D beams) joined to the bodies by power ports;
 * :mod:`.symbolic` — the same system as a symbolic DescriptorPHS (printing, small models);
 * :mod:`.dual` — batched pose-built vectors with exact derivatives (for the assembly);
 * :mod:`.spec` — a mechanism from the ``mechanism:`` mapping of a model file.
@@ -13,11 +14,13 @@
 
 from . import lie
 from .assembly import MechanismDAE
+from .flexible import FlexibleLink, FlexibleMechanismDAE
 from .graph import MechanismGraph
 from .joints import Joint
 from .mechanism import Mechanism, MechanismResult
 from .rigid_body import RigidBody
 from .spec import mechanism_from_spec
 
-__all__ = ["lie", "Joint", "Mechanism", "MechanismDAE", "MechanismGraph", "MechanismResult",
-           "RigidBody", "mechanism_from_spec"]
+__all__ = ["lie", "FlexibleLink", "FlexibleMechanismDAE", "Joint", "Mechanism",
+           "MechanismDAE", "MechanismGraph", "MechanismResult", "RigidBody",
+           "mechanism_from_spec"]

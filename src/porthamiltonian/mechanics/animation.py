@@ -6,9 +6,12 @@ the body's pose :math:`T = \begin{bmatrix}R & r\\ 0 & 1\end{bmatrix}`:
 :math:`p_{\mathrm{world}} = R\,p_{\mathrm{body}} + r`.  Joints attached to the ground are
 marked at their ground anchors.  Only the result's poses are read, so the figure shows
 what was simulated, including any violation of the joint constraints (the two anchors
-of a joint drawn apart).
+of a joint drawn apart).  Flexible links are drawn as their reconstructed centre lines
+(section origins at the element end points, :meth:`.MechanismResult.beam_poses`), and
+their anchors join the stick figure of the bodies they are clamped to.
 
-* :func:`skeleton` — the segments (N × S × 2 × 3 array, m) for all saved times;
+* :func:`skeleton` — the segments (N × S × 2 × 3 array, m) for all saved times, bodies
+  first, then the beams' centre lines;
 * :func:`plot_snapshots` — several instants in one 3-D axes (a strobe picture);
 * :func:`animate` — a :class:`matplotlib.animation.FuncAnimation`, optionally saved as
   ``.gif`` (Pillow, which Matplotlib depends on), ``.html`` (JavaScript player) or
@@ -37,12 +40,30 @@ def _body_points(mechanism: Any) -> dict[str, list[np.ndarray]]:
         for end, anchor in ((joint.parent, joint.a1), (joint.child, joint.a2)):
             if end != GROUND:
                 points[end].append(np.asarray(anchor, dtype=float))
+    for link in getattr(mechanism, "links", {}).values():
+        for end, frame in ((link.parent, link.root), (link.child, link.tip)):
+            if end not in (None, GROUND):
+                points[end].append(frame[:3, 3].copy())
     return points
+
+
+def _beam_segments(mechanism: Any, result: Any) -> list[np.ndarray]:
+    """Centre-line segments (N × E × 2 × 3) of every flexible link."""
+    out = []
+    for name in getattr(mechanism, "links", {}):
+        P = result.beam_poses(name)[:, :, :3, 3]
+        out.append(np.stack([P[:, :-1], P[:, 1:]], axis=2))
+    return out
+
+
+def _body_segment_count(mechanism: Any) -> int:
+    return sum(len(p) - 1 for p in _body_points(mechanism).values())
 
 
 def skeleton(mechanism: Any, result: Any) -> np.ndarray:
     """Segments (m) of the stick figure at every saved time: an array ``N × S × 2 × 3``
-    (time, segment, end point, xyz), one segment per (body, joint anchor) pair."""
+    (time, segment, end point, xyz): one segment per (body, anchor) pair, then the
+    element segments of the flexible links' centre lines."""
     segments = []
     for body, pts in _body_points(mechanism).items():
         T = result.pose(body)  # N × 4 × 4
@@ -51,7 +72,8 @@ def skeleton(mechanism: Any, result: Any) -> np.ndarray:
             segments.append(np.stack([world[:, 0], world[:, k]], axis=1))
     if not segments:
         raise ModelError("the mechanism has no bodies to draw")
-    return np.stack(segments, axis=1)
+    return np.concatenate([np.stack(segments, axis=1), *_beam_segments(mechanism, result)],
+                          axis=1)
 
 
 def _ground_anchors(mechanism: Any) -> np.ndarray:
@@ -91,12 +113,13 @@ def plot_snapshots(mechanism: Any, result: Any, times: Sequence[float] | int = 6
     else:
         idx = np.array([int(np.argmin(np.abs(t - ti))) for ti in times])  # type: ignore[union-attr]
     segs = skeleton(mechanism, result)
+    nb = _body_segment_count(mechanism)
     ax = _axes(ax, segs[idx], _ground_anchors(mechanism), elev, azim)
     for n, k in enumerate(idx):
         alpha = 0.25 + 0.75 * (n + 1) / len(idx)
-        for a, b in segs[k]:
-            ax.plot(*np.stack([a, b]).T, color="C0", alpha=alpha, lw=2)
-        ax.scatter(*segs[k][:, 0].T, color="C1", alpha=alpha, s=12)  # centres of mass
+        for s, (a, b) in enumerate(segs[k]):
+            ax.plot(*np.stack([a, b]).T, color="C0" if s < nb else "C2", alpha=alpha, lw=2)
+        ax.scatter(*segs[k][:nb, 0].T, color="C1", alpha=alpha, s=12)  # centres of mass
     ax.set_title(f"t = {t[idx[0]]:.3g} … {t[idx[-1]]:.3g} s")
     return ax
 
@@ -124,7 +147,9 @@ def animate(mechanism: Any, result: Any, path: str | Path | None = None, *,
     frames = np.arange(0, len(result.t), every)
     segs = skeleton(mechanism, result)[frames]
     ax = _axes(None, segs, _ground_anchors(mechanism), elev, azim)
-    lines = [ax.plot([], [], [], color="C0", lw=2)[0] for _ in range(segs.shape[1])]
+    nb = _body_segment_count(mechanism)
+    lines = [ax.plot([], [], [], color="C0" if s < nb else "C2", lw=2)[0]
+             for s in range(segs.shape[1])]
     path_line = ax.plot([], [], [], color="C3", lw=1)[0]
     com = None if trace is None else (
         result.pose(trace)[frames, :3, :3] @ mechanism.bodies[trace].com
