@@ -191,3 +191,41 @@ def test_skeleton_draws_the_beam_centre_line() -> None:
     assert np.abs(length - 1.0).max() < 1e-5
     tip = res.pose("tip")[:, :3, 3]
     assert np.abs(beam[:, -1, 1] - tip).max() < 1e-12
+
+
+SPEC = """
+parameters: {L: 1.0}
+mechanism:
+  gravity: [0, -9.81, 0]
+  bodies:
+    - {name: hub, mass: 0.1, inertia: [1e-3, 1e-3, 1e-3]}
+    - {name: tip, mass: 1.0, inertia: [1e-3, 1e-3, 1e-3]}
+  joints:
+    - {name: pivot, kind: revolute, parent: ground, child: hub, axis: [0, 0, 1]}
+  flexible_links:
+    - name: rod
+      parent: hub
+      child: tip
+      direction: [0, -1, 0]
+      beam: {length: L, rhoA: 0.01, rhoI: 1e-6, EA: 1e7, EI: 1e4, GA: 1e7, GJ: 1e4,
+             elements: 4, left: velocity, right: port}
+"""
+
+
+def test_mechanism_spec_with_a_flexible_link() -> None:
+    """The ``flexible_links:`` entry builds the same assembled system as the API."""
+    import yaml
+
+    from porthamiltonian.mechanics import mechanism_from_spec
+
+    data = yaml.safe_load(SPEC)
+    a = mechanism_from_spec(data["mechanism"], data["parameters"]).assemble()
+    b = _stiff_pendulum("velocity", "port").assemble()
+    assert a.states == b.states and a.multipliers == b.multipliers
+    x = np.random.default_rng(2).standard_normal(a.n)
+    assert a.energy(x) == b.energy(x)
+    assert np.array_equal(a.f(x, x, np.ones(a.k), np.zeros(0)),
+                          b.f(x, x, np.ones(b.k), np.zeros(0)))
+    data["mechanism"]["flexible_links"][0]["beam"]["stiff"] = 1
+    with pytest.raises(ModelError, match=r"flexible_links\[0\] \(rod\)\.beam: unknown key"):
+        mechanism_from_spec(data["mechanism"], data["parameters"])

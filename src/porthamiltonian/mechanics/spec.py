@@ -11,6 +11,17 @@
         - {name: shoulder, kind: revolute, parent: ground, child: upper, axis: [0, 0, 1]}
       actuators:
         - {joint: shoulder, stiffness: 0, damping: 0.1, setpoint: 0}
+      flexible_links:
+        - name: forearm
+          parent: upper
+          direction: [0, -1, 0]
+          parent_anchor: [0, "-L1", 0]
+          beam: {length: 0.5, rhoA: 1.0, rhoI: 1e-4, EA: 1e6, EI: 20, GA: 1e6, GJ: 10,
+                 elements: 6, left: velocity, right: free}
+
+A flexible link's ``beam`` holds the arguments of
+:func:`porthamiltonian.distributed.spatial_beam` (a straight beam: no ``curvature``);
+the other keys are those of :meth:`Mechanism.add_flexible_link`.
 
 Every number may be an expression in the (numeric) parameters, read with the safe
 parser :func:`porthamiltonian.expr.parse_expression`.  Errors name the entry at fault
@@ -34,6 +45,9 @@ __all__ = ["mechanism_from_spec"]
 _BODY = {"name", "mass", "inertia", "com"}
 _JOINT = {"name", "kind", "parent", "child", "axis", "axis2", "parent_anchor", "child_anchor"}
 _ACT = {"joint", "stiffness", "damping", "setpoint"}
+_LINK = {"name", "beam", "parent", "child", "parent_anchor", "child_anchor", "direction", "up"}
+_BEAM_NUM = ("length", "rhoA", "rhoI", "EA", "EI", "GA", "GJ", "rhoJ")
+_BEAM = {*_BEAM_NUM, "elements", "degree", "left", "right"}
 
 
 def _number(value: Any, names: Mapping[str, sp.Expr], where: str) -> Any:
@@ -74,10 +88,11 @@ def mechanism_from_spec(spec: Mapping[str, Any],
     """Build a :class:`Mechanism` from the mapping of a ``mechanism:`` section."""
     if not isinstance(spec, Mapping):
         raise ModelError("mechanism: expected a mapping with bodies, joints, actuators")
-    unknown = set(spec) - {"gravity", "bodies", "joints", "actuators", "name"}
+    unknown = set(spec) - {"gravity", "bodies", "joints", "actuators", "flexible_links",
+                           "name"}
     if unknown:
         raise ModelError(f"mechanism: unknown key(s) {sorted(unknown)}; allowed: gravity, "
-                         "bodies, joints, actuators, name")
+                         "bodies, joints, actuators, flexible_links, name")
     names = {k: sp.Float(v) for k, v in (parameters or {}).items()}
     num = lambda v, where: _number(v, names, where)  # noqa: E731
     mech = Mechanism(gravity=np.asarray(num(spec.get("gravity", [0, 0, 0]),
@@ -97,4 +112,36 @@ def mechanism_from_spec(spec: Mapping[str, Any],
                           num(a.get("damping", 0.0), f"{label}.damping"),
                           None if a.get("setpoint") is None
                           else num(a["setpoint"], f"{label}.setpoint"))
+    for label, lk in _entries(spec, "flexible_links", _LINK, {"name", "beam", "parent"}):
+        geo = {k: num(lk[k], f"{label}.{k}") for k in ("parent_anchor", "child_anchor",
+                                                       "direction", "up") if k in lk}
+        mech.add_flexible_link(str(lk["name"]), _beam(lk["beam"], num, f"{label}.beam"),
+                               str(lk["parent"]),
+                               None if lk.get("child") is None else str(lk["child"]), **geo)
     return mech
+
+
+def _beam(spec: Any, num: Any, where: str) -> Any:
+    """A straight :func:`~porthamiltonian.distributed.spatial_beam` from a mapping."""
+    from ..distributed import spatial_beam
+
+    if not isinstance(spec, Mapping):
+        raise ModelError(f"{where} must be a mapping of spatial_beam arguments")
+    unknown = set(spec) - _BEAM
+    if unknown:
+        raise ModelError(f"{where}: unknown key(s) {sorted(unknown)}; allowed: {sorted(_BEAM)}")
+    missing = {"length", "rhoA", "rhoI", "EA", "EI", "GA", "GJ"} - set(spec)
+    if missing:
+        raise ModelError(f"{where}: missing {sorted(missing)}")
+    args = {k: num(spec[k], f"{where}.{k}") for k in _BEAM_NUM if k in spec}
+    for k in ("elements", "degree"):
+        if k in spec:
+            v = num(spec[k], f"{where}.{k}")
+            if v != int(v):
+                raise ModelError(f"{where}.{k} must be an integer, got {v}")
+            args[k] = int(v)
+    for k in ("left", "right"):
+        if k in spec:
+            args[k] = str(spec[k])
+    length = args.pop("length")
+    return spatial_beam(length, **args)
