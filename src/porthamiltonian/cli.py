@@ -70,6 +70,9 @@ def _cmd_phs(args: argparse.Namespace) -> int:
     from .serialize import phs_to_latex
 
     system = build_system(load_model(args.model))
+    if not (isinstance(system, DescriptorPHS) or hasattr(system, "to_dict")):
+        # a numeric-only model (a mechanism with flexible links)
+        return _numeric_only(system, args)
     if isinstance(system, DescriptorPHS):
         try:
             system = system.to_phs()
@@ -81,6 +84,23 @@ def _cmd_phs(args: argparse.Namespace) -> int:
         print(phs_to_latex(system, max_size=10**9))
     else:
         _print_phs(system)
+    return 0
+
+
+def _numeric_only(system, args: argparse.Namespace) -> int:  # noqa: ANN001
+    """A model assembled numerically only (no symbolic matrices to print): its names."""
+    if args.json or args.latex:
+        raise ModelError(f"{args.model}: this model is assembled numerically only (a "
+                         "mechanism with flexible links has no symbolic form), so there are "
+                         "no matrices to print as JSON or LaTeX; simulate it instead")
+    states, lam = list(system.states), list(getattr(system, "multipliers", []))
+    print(f"{args.model}: a numeric port-Hamiltonian DAE with {len(states)} states, "
+          f"{len(lam)} constraints, {len(getattr(system, 'inputs', []))} ports")
+    print(f"  multipliers λ = {lam}")
+    print(f"  inputs  u = {list(getattr(system, 'inputs', []))}")
+    print(f"  outputs y = {list(getattr(system, 'outputs', []))}")
+    print("  note: assembled numerically (flexible links have no symbolic form); "
+          "`porthamiltonian simulate` runs it")
     return 0
 
 

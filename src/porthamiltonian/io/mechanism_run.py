@@ -46,10 +46,13 @@ def _mechanism(model: Any) -> Any:
 
 
 def compile_mechanism(model: Any) -> Any:
-    """The DescriptorPHS of a ``mechanism`` model; redundant closure constraints are
+    """The DescriptorPHS of a ``mechanism`` model (the numeric pH-DAE when it has
+    flexible links, which have no symbolic form); redundant closure constraints are
     judged at the configuration of ``simulate.initial``."""
     mech = _mechanism(model)
-    system = mech.system(joint_values((model.simulate or {}).get("initial") or {}) or None)
+    q0 = joint_values((model.simulate or {}).get("initial") or {}) or None
+    # flexible links have no symbolic form: their mechanisms compile to the numeric DAE
+    system = mech.assemble(q0) if mech.links else mech.system(q0)
     _MADE_BY[system] = mech
     return system
 

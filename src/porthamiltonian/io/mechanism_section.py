@@ -37,10 +37,14 @@ from .schema import Checker, KeyPath, Section, label_of
 
 __all__ = ["check_mechanism", "MECHANISM_KEYS"]
 
-MECHANISM_KEYS = ("gravity", "bodies", "joints", "actuators")
+MECHANISM_KEYS = ("gravity", "bodies", "joints", "actuators", "flexible_links")
 _BODY = ("name", "mass", "inertia", "com")
 _JOINT = ("name", "kind", "parent", "child", "axis", "axis2", "parent_anchor", "child_anchor")
 _ACTUATOR = ("joint", "stiffness", "damping", "setpoint")
+_LINK = ("name", "parent", "child", "parent_anchor", "child_anchor", "direction", "up", "beam")
+#: the arguments of :func:`porthamiltonian.distributed.spatial_beam` a link's beam takes
+_BEAM_NUMBERS = ("length", "rhoA", "rhoI", "EA", "EI", "GA", "GJ", "rhoJ")
+_BEAM = (*_BEAM_NUMBERS, "elements", "degree", "left", "right")
 GROUND = "ground"
 
 
@@ -48,7 +52,7 @@ def check_mechanism(ck: Checker, value: Any, path: KeyPath) -> Section:
     """Check a ``mechanism`` section (see the module docstring)."""
     label = label_of(path)
     data: dict[str, Any] = {"gravity": [0.0, 0.0, 0.0], "bodies": [], "joints": [],
-                            "actuators": []}
+                            "actuators": [], "flexible_links": []}
     section = ck.mapping(value, path, label)
     if section is None:
         return Section(data)
@@ -74,6 +78,9 @@ def check_mechanism(ck: Checker, value: Any, path: KeyPath) -> Section:
     data["bodies"] = [b[2] for b in data["bodies"]]
     data["joints"] = [j[2] for j in joints]
     data["actuators"] = [a[2] for a in actuators]
+    data["flexible_links"] = [f[2] for f in _entries(ck, section, path, label,
+                                                     "flexible_links", _LINK)
+                              if _link(ck, *f, bodies)]
     coordinates = [c for name, k in dof.items() if k > 0 for c in expand(name, k)]
     inputs = [f"{a['joint']}.tau[{i}]" for a in data["actuators"] for i in range(dof[a["joint"]])]
     # outputs (joint velocities) and the states (poses, momenta) are named at assembly
@@ -85,7 +92,8 @@ def _entries(ck: Checker, section: dict[Any, Any], path: KeyPath, label: str, ke
     """``(path, label, entry)`` of each well-formed mapping of ``section[key]``, names unique."""
     out: list[tuple[KeyPath, str, dict[str, Any]]] = []
     names: set[str] = set()
-    what = {"bodies": "a body", "joints": "a joint", "actuators": "an actuator"}[key]
+    what = {"bodies": "a body", "joints": "a joint", "actuators": "an actuator",
+            "flexible_links": "a flexible link"}[key]
     for i, item in enumerate(ck.sequence(section.get(key, []), (*path, key), f"{label}.{key}")
                              or []):
         ipath, ilabel = (*path, key, i), f"{label}.{key}[{i}]"
@@ -96,8 +104,9 @@ def _entries(ck: Checker, section: dict[Any, Any], path: KeyPath, label: str, ke
         name = entry.get(head)
         if name is not None:
             ilabel += f" ({name})"
-        required = (head, "mass", "inertia") if key == "bodies" else \
-            (head, "kind", "parent", "child") if key == "joints" else (head,)
+        required = {"bodies": (head, "mass", "inertia"),
+                    "joints": (head, "kind", "parent", "child"),
+                    "flexible_links": (head, "parent", "beam")}.get(key, (head,))
         if not ck.keys(entry, ipath, ilabel, allowed, required, f"in {what}"):
             continue
         if key != "actuators":
@@ -190,6 +199,41 @@ def _actuator(ck: Checker, path: KeyPath, label: str, a: dict[str, Any],
             ok = False
         else:
             a[key] = values if isinstance(a[key], list) else values[0]
+    return ok
+
+
+def _link(ck: Checker, path: KeyPath, label: str, f: dict[str, Any], bodies: set[str]) -> bool:
+    """A flexible link: bodies known, vectors and the beam's numbers evaluated (the beam's
+    end kinds and the geometry are checked when the mechanism is built)."""
+    ok = True
+    for end in ("parent", "child"):
+        if end in f and f[end] != GROUND and f[end] not in bodies:
+            ck.error((*path, end), f"{label}.{end}",
+                     f"unknown body {f[end]!r}; bodies: {', '.join(sorted(bodies)) or '(none)'}"
+                     f", or {GROUND}")
+            ok = False
+    for key in ("parent_anchor", "child_anchor", "direction", "up"):
+        if key in f:
+            f[key] = _vector(ck, f[key], (*path, key), f"{label}.{key}")
+            ok = ok and f[key] is not None
+    bpath, blabel = (*path, "beam"), f"{label}.beam"
+    beam = ck.mapping(f["beam"], bpath, blabel)
+    if beam is None or not ck.keys(beam, bpath, blabel, _BEAM, _BEAM_NUMBERS[:7],
+                                   "in a flexible link's beam"):
+        return False
+    beam = dict(beam)
+    for key in _BEAM_NUMBERS:
+        if key not in beam:
+            continue
+        kpath, klabel = (*bpath, key), f"{blabel}.{key}"
+        if isinstance(beam[key], list) and len(beam[key]) == 2:  # section axes 2 and 3
+            pair = [ck.number(v, (*kpath, i), f"{klabel}[{i}]", positive=True)
+                    for i, v in enumerate(beam[key])]
+            beam[key] = None if None in pair else pair
+        else:
+            beam[key] = ck.number(beam[key], kpath, klabel, positive=True)
+        ok = ok and beam[key] is not None
+    f["beam"] = beam
     return ok
 
 
