@@ -27,6 +27,7 @@ import scipy.sparse as sps
 import scipy.sparse.linalg as spla
 
 from ..errors import ModelError, SimulationError
+from ..simulate.run import named_vector
 
 __all__ = ["static_equilibrium"]
 
@@ -56,7 +57,7 @@ def static_equilibrium(beam: Any, u: Any = None, *, tip_force: Any = None, steps
     sys = beam.system
     num = sys.compile()
     names = list(sys.inputs)
-    u0 = _inputs(u, names)
+    u0 = named_vector(u, names, "input", "u")
     p = beam.disc.momentum_states
     q = np.setdiff1d(np.arange(sys.n_states), p)
     if p.size != q.size:
@@ -97,22 +98,6 @@ def static_equilibrium(beam: Any, u: Any = None, *, tip_force: Any = None, steps
             raise SimulationError(f"planar beam statics: Newton did not converge at load "
                                   f"factor {lam:g}; use more steps")
     return x
-
-
-def _inputs(u: Any, names: list[str]) -> np.ndarray:
-    if u is None:
-        return np.zeros(len(names))
-    if isinstance(u, dict):
-        unknown = [k for k in u if k not in names]
-        if unknown:
-            raise ModelError(f"planar beam statics: unknown input(s) {', '.join(unknown)}; "
-                             f"the beam's inputs are {', '.join(names) or 'none'}")
-        return np.array([float(u.get(k, 0.0)) for k in names])
-    out = np.asarray(u, dtype=float).ravel()
-    if out.size != len(names):
-        raise ModelError(f"planar beam statics: u has {out.size} values for the "
-                         f"{len(names)} inputs {', '.join(names)}")
-    return out
 
 
 def _load(lam: float, u0: np.ndarray, dead: Any, theta: float,

@@ -185,21 +185,28 @@ def check_span(t_span: Sequence[float], dt: float | None, save_every: int,
 
 def initial_state(x0: Any, states: list[str]) -> np.ndarray:
     """The initial state vector from an array or a dict by state name (missing → 0)."""
-    n = len(states)
-    if x0 is None:
+    return named_vector(x0, states, "state", "x0")
+
+
+def named_vector(values: Any, names: list[str], what: str, arg: str) -> np.ndarray:
+    """A vector over ``names`` from ``None`` (zeros), a dict by name (missing → 0) or an
+    array of matching length; ``what`` (``"state"``, ``"input"``) and ``arg`` (the
+    argument's name) word the errors."""
+    n = len(names)
+    if values is None:
         return np.zeros(n)
-    if isinstance(x0, Mapping):
-        unknown = [k for k in x0 if k not in states]
+    if isinstance(values, Mapping):
+        unknown = [k for k in values if k not in names]
         if unknown:
-            raise ModelError(f"unknown state(s) {', '.join(map(str, unknown))} in x0; the "
-                             f"system's states are: {', '.join(states)}")
-        return np.array([float(x0.get(s, 0.0)) for s in states])
-    x = np.asarray(x0, dtype=float).ravel()
+            raise ModelError(f"unknown {what}(s) {', '.join(map(str, unknown))} in {arg}; "
+                             f"the system's {what}s are: {', '.join(names) or 'none'}")
+        return np.array([float(values.get(s, 0.0)) for s in names])
+    x = np.asarray(values, dtype=float).ravel()
     if x.size != n:
-        raise ModelError(f"x0 has {x.size} values but the system has {n} states "
-                         f"({', '.join(states[:10])}{', ...' if n > 10 else ''})")
+        raise ModelError(f"{arg} has {x.size} values but the system has {n} {what}s "
+                         f"({', '.join(names[:10])}{', ...' if n > 10 else ''})")
     if not np.all(np.isfinite(x)):
-        raise ModelError("x0 contains NaN or Inf")
+        raise ModelError(f"{arg} contains NaN or Inf")
     return x.copy()
 
 
