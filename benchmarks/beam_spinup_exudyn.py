@@ -25,6 +25,7 @@ import argparse
 import time
 
 import numpy as np
+from exudyn_beams import clamped_beam
 
 from porthamiltonian import simulate
 from porthamiltonian.distributed import planar_beam
@@ -51,32 +52,12 @@ def ours(N: int, k: int, dt: float, t_end: float) -> dict:
 
 def exudyn_run(N: int, dt: float, t_end: float) -> dict:
     import exudyn as exu
-    from exudyn.itemInterface import (
-        CoordinateConstraint,
-        MarkerNodeCoordinate,
-        NodePointGround,
-        NodeRigidBody2D,
-        ObjectBeamGeometricallyExact2D,
-        SensorNode,
-    )
+    from exudyn.itemInterface import SensorNode
 
     t0 = time.perf_counter()
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
-    le = L / N
-    nodes = [mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[i * le, 0.0, 0.0]))
-             for i in range(N + 1)]
-    for i in range(N):
-        mbs.AddObject(ObjectBeamGeometricallyExact2D(
-            nodeNumbers=[nodes[i], nodes[i + 1]], length=le, massPerLength=RA,
-            crossSectionInertia=RI, bendingStiffness=EI, axialStiffness=EA, shearStiffness=KGA))
-    ground = mbs.AddMarker(MarkerNodeCoordinate(
-        nodeNumber=mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0])), coordinate=0))
-    for c in range(3):
-        marker = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nodes[0], coordinate=c))
-        extra = {"offsetUserFunction": lambda mbs, t, item, offset: float(spinup_angle(t))} \
-            if c == 2 else {}
-        mbs.AddObject(CoordinateConstraint(markerNumbers=[ground, marker], **extra))
+    nodes = clamped_beam(mbs, N, L, RA, RI, EI, EA, KGA, root_angle=spinup_angle)
     tip = mbs.AddSensor(SensorNode(nodeNumber=nodes[-1], storeInternal=True,
                                    outputVariableType=exu.OutputVariableType.Coordinates))
     mbs.Assemble()

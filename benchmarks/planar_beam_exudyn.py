@@ -28,6 +28,7 @@ import argparse
 import time
 
 import numpy as np
+from exudyn_beams import clamped_beam
 from scipy.integrate import quad
 from scipy.optimize import brentq
 
@@ -67,32 +68,12 @@ def ours(N: int, k: int, P: float, stiff: float) -> tuple[np.ndarray, float]:
 
 def exudyn_beam(N: int, P: float, stiff: float) -> tuple[np.ndarray, float]:
     import exudyn as exu
-    from exudyn.itemInterface import (
-        CoordinateConstraint,
-        Force,
-        MarkerNodeCoordinate,
-        MarkerNodeRigid,
-        NodePointGround,
-        NodeRigidBody2D,
-        ObjectBeamGeometricallyExact2D,
-    )
+    from exudyn.itemInterface import Force, MarkerNodeRigid
 
     t = time.perf_counter()
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
-    le = L / N
-    nodes = [mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[i * le, 0.0, 0.0]))
-             for i in range(N + 1)]
-    for i in range(N):
-        mbs.AddObject(ObjectBeamGeometricallyExact2D(
-            nodeNumbers=[nodes[i], nodes[i + 1]], length=le, massPerLength=RA,
-            crossSectionInertia=RI, bendingStiffness=EI, axialStiffness=stiff * EA,
-            shearStiffness=stiff * KGA))
-    ground = mbs.AddMarker(MarkerNodeCoordinate(
-        nodeNumber=mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0])), coordinate=0))
-    for c in range(3):  # clamp: x, y and the rotation of the first node
-        mbs.AddObject(CoordinateConstraint(markerNumbers=[
-            ground, mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nodes[0], coordinate=c))]))
+    nodes = clamped_beam(mbs, N, L, RA, RI, EI, stiff * EA, stiff * KGA)
     mbs.AddLoad(Force(markerNumber=mbs.AddMarker(MarkerNodeRigid(nodeNumber=nodes[-1])),
                       loadVector=[0.0, P, 0.0]))
     mbs.Assemble()
