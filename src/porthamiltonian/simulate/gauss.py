@@ -121,19 +121,22 @@ class Gauss:
     def _affine_stages(self, x: np.ndarray, h: float,
                        U: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Stage derivatives ``K`` (rows) and increment :math:`x_{k+1} - x_k` of an LTI step
-        through the decoupled systems of :mod:`.gauss_coefficients`: one real or complex
-        solve of size n per eigenvalue (one per complex pair) instead of one of size
-        ``s·n``."""
-        dyn, dec = self.dyn, self.decoupled
-        num = dyn.num
+        (:meth:`solve_decoupled`)."""
+        dec = self.decoupled
+        k = np.array(self.solve_decoupled(x, U, h))
+        return (dec.P @ k).real, h * (dec.rho @ k).real
+
+    def solve_decoupled(self, x: np.ndarray, U: np.ndarray, h: float) -> list[np.ndarray]:
+        r"""The :math:`k_l` of an LTI step from ``x`` with stage inputs ``U`` (s × m):
+        :math:`(I - h\lambda_l A)k_l = Ax + B\hat u_l`, one real or complex solve of size n
+        per real eigenvalue or complex pair of the Butcher matrix instead of one of size
+        ``s·n`` (:mod:`.gauss_coefficients`)."""
+        dec, num = self.decoupled, self.dyn.num
         Ax = num.A @ x
-        BU = num.B @ (dec.Uin @ U).T if dyn.m else None
-        k = []
-        for r, real in enumerate(dec.real):
-            rhs = Ax if BU is None else Ax + (BU[:, r].real if real else BU[:, r])
-            k.append(self.factor(h, r).solve(rhs))
-        k_arr = np.array(k)
-        return (dec.P @ k_arr).real, h * (dec.rho @ k_arr).real
+        BU = num.B @ (dec.Uin @ U).T if self.dyn.m else None
+        return [self.factor(h, r).solve(
+                    Ax if BU is None else Ax + (BU[:, r].real if real else BU[:, r]))
+                for r, real in enumerate(dec.real)]
 
     def factor(self, h: float, r: int) -> Factorization:
         r"""LU factors of :math:`I - h\lambda_r A` for the ``r``-th solved eigenvalue of

@@ -119,38 +119,32 @@ def gauss_block(
     """:func:`midpoint_block` for the ``s``-stage Gauss–Legendre method (see the module
     docstring); same returns."""
     num, s, n, m = dyn.num, stepper.s, dyn.n, dyn.m
-    A, B, c, dec = num.A, num.B, stepper.c, stepper.decoupled
-    # per solved eigenvalue: (LU solve, weight h ρ_l of k_l in δ, k_l real)
-    solved = [(stepper.factor(h, r).solve, h * (rho.real if real else rho), real)
-              for r, (rho, real) in enumerate(zip(dec.rho, dec.real, strict=True))]
+    c, dec = stepper.c, stepper.decoupled
+    weights = h * dec.rho  # δ = Re Σ_l h ρ_l k_l
     signal: Callable[[float, np.ndarray], np.ndarray] = dyn.signal
-    K = times.size - 1
+    K, nl = times.size - 1, len(dec.real)
     X = np.empty((K + 1, n))
-    k_re = np.zeros((len(solved), K, n))  # real and imaginary parts of the k_l
-    k_im = np.zeros((len(solved), K, n))
+    k_re = np.zeros((nl, K, n))  # real and imaginary parts of the k_l
+    k_im = np.zeros((nl, K, n))
     U = np.empty((K, s, m))
     X[0] = x
     for j in range(K):  # hot loop: one matvec, one LU solve per solved eigenvalue
-        Ax = A @ x
         if m:
             U[j] = [signal(times[j] + ci * h, x) for ci in c]
-            BU = B @ (dec.Uin @ U[j]).T  # column l: B û_l
         d = np.zeros(n)
-        for r, (solve, weight, real) in enumerate(solved):
-            rhs = Ax if not m else Ax + (BU[:, r].real if real else BU[:, r])
-            k = solve(rhs)
-            if real:
+        for r, k in enumerate(stepper.solve_decoupled(x, U[j], h)):
+            if dec.real[r]:
                 k_re[r, j] = k
-                d += weight.real * k
+                d += weights[r].real * k
             else:
                 k_re[r, j], k_im[r, j] = k.real, k.imag
-                d += weight.real * k.real - weight.imag * k.imag
+                d += weights[r].real * k.real - weights[r].imag * k.imag
         x = np.add(x, d, out=X[j + 1])
     if m or _nonzero(num.matrix("R", x)):
         # stage states X_i = x_k + h Re(C k)_i, stage-major: rows (i, k) of an (s·K) × n
         # array; the Gauss rule on them gives the work and the dissipation
         Xs = np.broadcast_to(X[None, :-1], (s, K, n)).copy()
-        for r in range(len(solved)):
+        for r in range(nl):
             Xs += (h * dec.C.real[:, r, None, None]) * k_re[r]
             if not dec.real[r]:
                 Xs -= (h * dec.C.imag[:, r, None, None]) * k_im[r]
