@@ -150,7 +150,7 @@ def _linear_multipliers(model: CompiledDescriptor, t: float, x: np.ndarray,
     f0 = model.f(x, model.z(x), np.zeros(k), u)
     B = _dense(model.matrix("B", x))
     C = model.constraint_jacobian(x)
-    A = np.asarray(C @ np.column_stack([pinv(B[:, j]) for j in range(k)]), dtype=float)
+    A = np.asarray(C @ pinv(B), dtype=float)  # E⁺ applies to the columns of B at once
     rhs = -np.asarray(C @ pinv(f0), dtype=float).reshape(k)
     free = _undetermined(A)
     if free is not None:
