@@ -72,7 +72,9 @@ def mechanism_of(model: Any, system: Any) -> Any:
     mech = _MADE_BY.get(system)
     if mech is None:  # a system reduced or rebuilt by the caller: assemble it again
         mech = _mechanism(model)
-        built = mech.system(joint_values((model.simulate or {}).get("initial") or {}) or None)
+        # the numeric assembly has the same state names as the symbolic one, costs no
+        # SymPy, and exists for flexible links too
+        built = mech.assemble(joint_values((model.simulate or {}).get("initial") or {}) or None)
         if list(built.states) != list(system.states):
             raise ModelError(f"{model.path or model.name}: the system given does not come "
                              "from this mechanism model (its states differ)")
