@@ -251,14 +251,18 @@ class Mechanism:
         return out
 
     def _closure(self, q0: Mapping[str, Any] | None, poses: Mapping[str, Any]) -> dict:
-        """Tree coordinates: those given in ``q0``; the others solved (least squares,
-        from 0) so that every chord's constraints hold."""
+        """Tree coordinates: those given in ``q0``; the others 0 if that closes every
+        chord, else those on a closed chain solved by least squares (from 0.1, away from
+        the singular stretched configurations) so that the chords' constraints hold.
+        Joints on no closed chain stay at 0."""
         q0 = dict(q0 or {})
         graph = self.graph
         for jn in q0:
             if jn not in self.joints:
                 raise ModelError(f"q0: unknown joint {jn!r}")
-        free = [jn for jn in graph.tree if jn not in q0 and self.joints[jn].dof > 0]
+        looped = {jn for loop in graph.cycles().values() for jn, _ in loop}
+        free = [jn for jn in graph.tree
+                if jn not in q0 and jn in looped and self.joints[jn].dof > 0]
         q = {jn: np.atleast_1d(np.asarray(v, dtype=float)) for jn, v in q0.items()}
         if not graph.chords or not free:
             return q
@@ -275,6 +279,8 @@ class Mechanism:
             P = self._poses(unpack(z), poses)
             return np.concatenate([self._g(self.joints[c], P) for c in graph.chords])
 
+        if np.abs(res(np.zeros(sum(sizes)))).max() <= 1e-10:
+            return unpack(np.zeros(sum(sizes)))
         sol = so.least_squares(res, np.full(sum(sizes), 0.1), xtol=1e-15, ftol=1e-15,
                                gtol=1e-15)
         if np.abs(res(sol.x)).max() > 1e-10:
