@@ -117,6 +117,10 @@ class MechanismDAE:
 
     linear = False
     Q = None
+    #: the step matrix moves little per step (poses change by O(h)), so the midpoint
+    #: driver reuses its LU factors across Newton iterations and steps (simplified
+    #: Newton, :class:`~porthamiltonian.simulate.newton.SimplifiedNewton`)
+    simplified_newton = True
 
     def __init__(self, mech: Mechanism, rows: list[int] | None = None,
                  sparse: bool | None = None) -> None:

@@ -54,7 +54,7 @@ import scipy.sparse as sps
 from .base import StepInfo
 from .dae_compiled import CompiledDescriptor, _dense
 from .inputs import InputSignal
-from .newton import Factorization, newton
+from .newton import Factorization, SimplifiedNewton, newton
 
 __all__ = ["DAEMidpoint", "DAE_METHODS"]
 
@@ -74,7 +74,7 @@ class DAEMidpoint:
 
     def __init__(self, model: CompiledDescriptor, signal: InputSignal, *,
                  discrete_gradient: bool = False, newton_tol: float = 1e-12,
-                 max_newton: int = 20) -> None:
+                 max_newton: int = 20, simplified_newton: bool = False) -> None:
         self.model, self.signal = model, signal
         self.name = "discrete_gradient" if discrete_gradient else "midpoint"
         # for quadratic H the midpoint effort is already a discrete gradient
@@ -83,6 +83,9 @@ class DAEMidpoint:
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._lu: dict[float, Factorization] = {}
         self._last: np.ndarray | None = None  # previous (δ, μ)/h: Newton's first guess
+        # simplified Newton (a step matrix factored at an earlier step, reused while the
+        # iteration contracts) for models whose step matrix changes slowly
+        self._newton = SimplifiedNewton(newton_tol, max_newton) if simplified_newton else None
 
     # ------------------------------------------------------------------ efforts
     def effort(self, x: np.ndarray, d: np.ndarray, jac: bool = True) -> tuple[np.ndarray, Any]:
@@ -149,8 +152,12 @@ class DAEMidpoint:
                          affine=True)
         else:
             w0 = h * self._last if self._last is not None else np.zeros(n + m.k)
-            res = newton(F, Jac, w0, scale=float(np.max(np.abs(x), initial=0.0)),
-                         tol=self.newton_tol, max_iter=self.max_newton)
+            scale = float(np.max(np.abs(x), initial=0.0))
+            if self._newton is not None:
+                res = self._newton.solve(F, Jac, w0, scale, h)
+            else:
+                res = newton(F, Jac, w0, scale=scale, tol=self.newton_tol,
+                             max_iter=self.max_newton)
         w = res.w
         self._last = w / h
         d, mu = w[:n], w[n:]

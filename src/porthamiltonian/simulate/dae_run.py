@@ -67,6 +67,7 @@ def simulate_descriptor(
     save_every: int = 1,
     newton_tol: float | None = None,
     max_newton: int = 20,
+    simplified_newton: bool | None = None,
     **options: Any,
 ) -> DAEResult:
     r"""Simulate :math:`E\dot x = (J-R)z + B(x)\lambda + (G-P)u`, :math:`0 = B(x)^\top z`.
@@ -77,6 +78,10 @@ def simulate_descriptor(
     tolerances.  ``x0`` gives the differential states; algebraic states (directions in
     ``ker E``) and the multipliers are computed.  ``progress`` (callable of ``t``) is
     honoured; ``modulation``, ``events`` and ``stream`` are not available for DAEs.
+    ``simplified_newton`` (default: the model's ``simplified_newton`` attribute, else
+    ``False``): reuse the step matrix factored at an earlier step while Newton converges
+    (:class:`.newton.SimplifiedNewton`; the same equations are solved, to round-off),
+    instead of a fresh Jacobian and LU per iteration.
 
     Raises
     ------
@@ -114,7 +119,10 @@ def simulate_descriptor(
         return run_ida(model, signal, rec, series, t0, t_out, x, lam0, xdot0, rtol, atol)
     stepper = DAEMidpoint(model, signal, discrete_gradient=method == "discrete_gradient",
                           newton_tol=1e-12 if newton_tol is None else float(newton_tol),
-                          max_newton=int(max_newton))
+                          max_newton=int(max_newton),
+                          simplified_newton=bool(getattr(model, "simplified_newton", False)
+                                                 if simplified_newton is None
+                                                 else simplified_newton))
     return _run_steps(stepper, model, signal, rec, series, grid, steps, save, x, lam0,
                       h * 2.0**-MAX_HALVINGS, options.get("progress"))
 
