@@ -82,3 +82,18 @@ def test_stiff_upper_arm_approaches_the_rigid_parallelogram():
     # (three elements: the arm's inertia about the shoulder is 5 % high), not the loop
     assert soft > 1e-2
     assert stiff < 1e-3
+
+
+def test_the_model_file_builds_the_same_manipulator():
+    from porthamiltonian.io import load_model
+    from porthamiltonian.io.mechanism_run import assemble_mechanism
+
+    dae = assemble_mechanism(load_model(EXAMPLES / "models" / "flexible_manipulator.yaml"))
+    ref = EX.manipulator().assemble()
+    assert list(dae.states) == list(ref.states) and list(dae.multipliers) == list(ref.multipliers)
+    rng = np.random.default_rng(7)
+    x, w = rng.standard_normal(ref.n), rng.standard_normal(ref.n)
+    lam, u = rng.standard_normal(ref.k), rng.standard_normal(ref.m)
+    assert dae.energy(x) == pytest.approx(ref.energy(x), rel=1e-14)
+    np.testing.assert_allclose(dae.f(x, w, lam, u), ref.f(x, w, lam, u), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(dae.c(x, w), ref.c(x, w), rtol=0, atol=1e-12)
