@@ -51,8 +51,14 @@ strain–velocity compatibility and the Magnus reconstruction differ at the leve
 discretization error, so the positions can drift apart.
 :meth:`FlexibleLink.mismatch` measures it (``MechanismResult.flexible_residual``).
 
-Not modelled: the weight of the beam (its state has no absolute pose; gravity acts on
-the rigid bodies only), and beams in closed chains whose undeformed shape does not fit.
+**Weight.**  With gravity the beam's state has no absolute pose to act on, so each
+node that carries momentum gets a redundant pose state moved by the node's twist, and
+the potential :math:`-\sum_i m_i g^\top p_i` with the lumped nodal masses ``m_i``
+(:mod:`.beam_weight`): ``H`` stays quadratic plus linear and ``J`` affine, so the power
+balance stays exact.  These node poses can drift from the strain-integrated ones like
+the child's (``MechanismResult.pose_drift``).  Without gravity they are not created.
+
+Not modelled: beams in closed chains whose undeformed shape does not fit.
 """
 
 from __future__ import annotations
@@ -65,6 +71,7 @@ import scipy.sparse as sps
 
 from ..errors import ModelError
 from . import lie
+from .beam_weight import BeamWeight, momentum_nodes, weighs
 from .graph import GROUND
 
 __all__ = ["FlexibleLink", "FlexibleMechanismDAE"]
@@ -167,13 +174,13 @@ class FlexibleLink:
         if not np.any(eta0):
             return np.zeros(self.n)
         s = self.beam.disc.h1.coords
-        eta = np.array([lie.Ad(lie.inverse(g)) @ eta0 for g in self._reference(s)])
+        eta = np.array([lie.Ad(lie.inverse(g)) @ eta0 for g in self.reference_poses(s)])
         fields = {}
         for i, key in enumerate(("omega1", "omega2", "omega3", "v1", "v2", "v3")):
             fields[key] = _table(s, eta[:, i])
         return self.beam.state(**fields)
 
-    def _reference(self, s: np.ndarray) -> np.ndarray:
+    def reference_poses(self, s: Any) -> np.ndarray:
         """Unstressed section poses :math:`g_0(s)` relative to the root (∂g/∂s = g ξ₀),
         by the fourth-order Magnus rule on steps of at most L/2000."""
         s = np.asarray(s, dtype=float)
@@ -296,7 +303,9 @@ class FlexibleMechanismDAE:
     pH-DAE with the interface of the DAE integrators (see :mod:`.assembly`).
 
     States: the rigid part's (bodies, actuator springs), then each link's beam states
-    (named ``<link>.<state>``).  Multipliers: the joints', then six per ``"port"`` end
+    (named ``<link>.<state>``), then — only if ``gravity`` (m/s², inertial) is nonzero —
+    the pose states of the beam nodes that carry momentum, which give the beams their
+    weight (:mod:`.beam_weight`).  Multipliers: the joints', then six per ``"port"`` end
     (``<link>.W_left[i]``/``W_right[i]``: the wrench on the beam, body frame of the end
     section).  Inputs and outputs: the joint actuators'.  ``rigid`` must be built with
     the ``sparse`` flag of :meth:`sparse_for`.
@@ -306,15 +315,19 @@ class FlexibleMechanismDAE:
     Q = None
 
     @staticmethod
-    def sparse_for(rigid_size: int, links: Sequence[FlexibleLink]) -> bool:
-        """Whether a model of ``rigid_size`` unknowns plus ``links`` is evaluated sparse."""
+    def sparse_for(rigid_size: int, links: Sequence[FlexibleLink], gravity: Any = None
+                   ) -> bool:
+        """Whether a model of ``rigid_size`` unknowns plus ``links`` (with their node
+        poses if ``gravity`` is nonzero) is evaluated sparse."""
         from .assembly import DENSE_BELOW
 
         extra = sum(lk.n + 6 * [lk.left, lk.right].count("port") for lk in links)
+        if weighs(gravity):
+            extra += sum(12 * momentum_nodes(lk)[0].size for lk in links)
         return rigid_size + extra > DENSE_BELOW
 
-    def __init__(self, rigid: Any, links: Sequence[FlexibleLink], bodies: Sequence[str]
-                 ) -> None:
+    def __init__(self, rigid: Any, links: Sequence[FlexibleLink], bodies: Sequence[str],
+                 gravity: Any = None) -> None:
         self.rigid = rigid
         self.links = list(links)
         index = {b: i for i, b in enumerate(bodies)}
@@ -339,6 +352,12 @@ class FlexibleMechanismDAE:
                                       None if body in (None, GROUND) else index[body],
                                       C, o, mult))
             o += link.n
+        # the beams' weight: node pose states after all beams (none without gravity)
+        self.weight = BeamWeight(self.links, self.offsets, o, gravity) \
+            if weighs(gravity) else None
+        if self.weight is not None:
+            states += self.weight.states
+            o += self.weight.size
         self.states, self.multipliers = states, mults
         self.inputs, self.outputs = rigid.inputs, rigid.outputs
         self.n, self.k, self.m = o, k, rigid.m
@@ -384,6 +403,8 @@ class FlexibleMechanismDAE:
     def z(self, x: np.ndarray) -> np.ndarray:
         parts = [self.rigid.z(x[:self.nr])]
         parts += [q * self._beam(x, i) for i, q in enumerate(self._q)]
+        if self.weight is not None:
+            parts.append(self.weight.z())
         return np.concatenate(parts)
 
     def Dz(self, x: np.ndarray) -> Any:
@@ -394,6 +415,8 @@ class FlexibleMechanismDAE:
         for i, q in enumerate(self._q):
             xb = self._beam(x, i)
             out += 0.5 * float(xb @ (q * xb))
+        if self.weight is not None:
+            out += self.weight.energy(x)
         return out
 
     # ------------------------------------------------------------------ structure
@@ -419,6 +442,8 @@ class FlexibleMechanismDAE:
                 out[sl] += G @ mu
                 if e.rows is not None:
                     out[e.rows] -= e.C.T @ mu
+        if self.weight is not None:
+            self.weight.add_f(out, x, w)
         return out
 
     def f_x(self, x: np.ndarray, w: np.ndarray, lam: np.ndarray, u: np.ndarray) -> Any:
@@ -439,6 +464,8 @@ class FlexibleMechanismDAE:
                 D = np.zeros((6, e.n_beam))
                 np.add.at(D, (j, k), v)
                 self._body_rows(acc, e, -e.C.T @ D, e.offset)
+        if self.weight is not None:
+            acc.scatter(*self.weight.f_x(w))
         return acc.result()
 
     def _J(self, x: np.ndarray) -> Any:
@@ -455,6 +482,8 @@ class FlexibleMechanismDAE:
             c = np.tile(e.rows, e.n_beam)
             acc.scatter(r, c, K.ravel())
             acc.scatter(c, r, -K.ravel())
+        if self.weight is not None:
+            acc.scatter(*self.weight.J(x))
         return acc.result()
 
     def matrix(self, name: str, x: np.ndarray) -> Any:

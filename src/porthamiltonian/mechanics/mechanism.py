@@ -37,6 +37,7 @@ import scipy.optimize as so
 from ..errors import ModelError
 from . import lie
 from .assembly import MechanismDAE
+from .beam_weight import initial_node_poses, momentum_nodes, weighs
 from .flexible import FlexibleLink, FlexibleMechanismDAE, link_placements
 from .graph import GROUND, MechanismGraph
 from .joints import Joint
@@ -178,10 +179,11 @@ class Mechanism:
                 keep = self._independent(q0)
                 size = 18 * len(self.bodies) + len(keep) + sum(
                     int((a.stiffness > 0).sum()) for a in self.actuators.values())
-                sparse = FlexibleMechanismDAE.sparse_for(size, list(self.links.values()))
+                sparse = FlexibleMechanismDAE.sparse_for(size, list(self.links.values()),
+                                                         self.gravity)
                 rigid = MechanismDAE(self, keep, sparse=sparse)
                 self._dae = FlexibleMechanismDAE(rigid, list(self.links.values()),
-                                                 list(self.bodies))
+                                                 list(self.bodies), self.gravity)
             else:
                 self._dae = MechanismDAE(self, self._independent(q0))
             self._q0_dae = q0
@@ -367,8 +369,10 @@ class Mechanism:
         return self._extend(x, q)
 
     def _extend(self, x: np.ndarray, q: Mapping[str, Any]) -> np.ndarray:
-        """Append the spring states (= the joint coordinates) and the beam states
-        (undeformed, moving with their parent), in the order of the assembled states."""
+        """Append the spring states (= the joint coordinates), the beam states
+        (undeformed, moving with their parent) and, with gravity, the beams' node poses
+        (those of the undeformed beam on the parent), in the order of the assembled
+        states."""
         extra = [float(np.atleast_1d(q.get(jn, np.zeros(self.joints[jn].dof)))[i])
                  for jn, a in self.actuators.items() for i in np.flatnonzero(a.stiffness > 0)]
         names = list(self.bodies)
@@ -379,7 +383,32 @@ class Mechanism:
                 o = 18 * names.index(link.parent)
                 T = np.linalg.solve(self.bodies[link.parent].spatial_inertia, x[o + 12:o + 18])
             beams.append(link.rest_state(T))
+        if weighs(self.gravity):
+            for link in self.links.values():
+                H = np.eye(4)
+                if link.parent != GROUND:
+                    o = 18 * names.index(link.parent)
+                    H = RigidBody.pose(x[o:o + 18])
+                beams.append(initial_node_poses(link, H))
         return np.concatenate([x, extra, *beams])
+
+    def _flexible_layout(self) -> dict[str, tuple[int, int | None]]:
+        """``{link: (first beam state, first node-pose state or None)}`` in the
+        assembled state vector (bodies, springs, beams, then node poses with gravity)."""
+        o = 18 * len(self.bodies) + sum(int((a.stiffness > 0).sum())
+                                        for a in self.actuators.values())
+        beams = {}
+        for name, link in self.links.items():
+            beams[name] = o
+            o += link.n
+        out: dict[str, tuple[int, int | None]] = {}
+        for name, link in self.links.items():
+            pose = None
+            if weighs(self.gravity):
+                pose = o
+                o += 12 * momentum_nodes(link)[0].size
+            out[name] = (beams[name], pose)
+        return out
 
     # ------------------------------------------------------------------ simulation
     def simulate(self, t_end: float, dt: float = 1e-3, q0: Mapping[str, Any] | None = None,
@@ -413,8 +442,9 @@ def _check_initial_links(mech: Mechanism, x0: np.ndarray) -> None:
     H = {GROUND: np.eye(4)}
     for i, b in enumerate(names):
         H[b] = RigidBody.pose(x0[18 * i:18 * i + 18])
-    o = len(x0) - sum(link.n for link in mech.links.values())
+    layout = mech._flexible_layout()
     for link in mech.links.values():
+        o = layout[link.name][0]
         if link.child is not None:
             ang, dist = link.mismatch(H[link.parent], H[link.child], x0[o:o + link.n])
             size = max(1.0, float(np.abs(link.offset[:3, 3]).max()))
@@ -423,7 +453,6 @@ def _check_initial_links(mech: Mechanism, x0: np.ndarray) -> None:
                                  f"fit between {link.parent!r} and {link.child!r} at the "
                                  f"initial configuration (off by {dist:.3g} m, {ang:.3g} rad); "
                                  "closed chains must close with the beam undeformed")
-        o += link.n
 
 
 def _check_initial_velocities(dae: MechanismDAE, x0: np.ndarray) -> None:
@@ -478,12 +507,9 @@ class MechanismResult:
         links = self.mechanism.links
         if name not in links:
             raise ModelError(f"unknown flexible link {name!r}; links: {', '.join(links) or '—'}")
-        o = self.raw.x.shape[1] - sum(lk.n for lk in links.values())
-        for lk in links.values():
-            if lk.name == name:
-                return lk, self.raw.x[:, o:o + lk.n]
-            o += lk.n
-        raise AssertionError  # unreachable
+        lk = links[name]
+        o = self.mechanism._flexible_layout()[name][0]
+        return lk, self.raw.x[:, o:o + lk.n]
 
     def beam_state(self, link: str) -> np.ndarray:
         """The beam states of flexible link ``link`` (N × n_beam) at the saved times."""
@@ -496,6 +522,44 @@ class MechanismResult:
         Hp = (np.tile(np.eye(4), (len(self.t), 1, 1)) if lk.parent == GROUND
               else self.pose(lk.parent))
         return lk.section_poses(Hp, xb)
+
+    def node_poses(self, link: str) -> np.ndarray:
+        """Inertial poses (N × n_nodes × 4 × 4) of the beam nodes of ``link`` that carry
+        momentum — the pose states on which the beam's weight acts (:mod:`.beam_weight`;
+        they exist only with gravity).  Nodes in the order of the beam's velocity space,
+        :func:`.beam_weight.momentum_nodes` gives their indices and masses."""
+        lk, _ = self._link(link)
+        o = self.mechanism._flexible_layout()[link][1]
+        if o is None:
+            raise ModelError(f"flexible link {link!r}: no node poses — they are states only "
+                             "when the mechanism has gravity; use beam_poses() for the "
+                             "strain-integrated section poses")
+        nn = momentum_nodes(lk)[0].size
+        return RigidBody.pose(self.raw.x[:, o:o + 12 * nn].reshape(-1, nn, 12))
+
+    def pose_drift(self, link: str | None = None) -> np.ndarray:
+        """Drift of the beams' node poses from the strain-integrated section poses
+        (:meth:`beam_poses`) at the element end points (N × 2): the largest angle (rad)
+        and distance (m) over those nodes and all links (or ``link``).  Zero at
+        ``t = 0``; a discretization effect (:mod:`.beam_weight`), not corrected."""
+        names = list(self.mechanism.links) if link is None else [link]
+        out = np.zeros((len(self.t), 2))
+        for name in names:
+            nodes = momentum_nodes(self._link(name)[0])[0]
+            k = self._link(name)[0].beam.disc.degree
+            ends = np.flatnonzero(nodes % k == 0)
+            A = self.node_poses(name)[:, ends]
+            B = self.beam_poses(name)[:, nodes[ends] // k]
+            E = np.swapaxes(B[..., :3, :3], -1, -2) @ A[..., :3, :3]
+            s = 0.5 * np.linalg.norm(np.stack([E[..., 2, 1] - E[..., 1, 2],  # |sin θ|
+                                               E[..., 0, 2] - E[..., 2, 0],
+                                               E[..., 1, 0] - E[..., 0, 1]]), axis=0)
+            c = (np.trace(E, axis1=-2, axis2=-1) - 1) / 2
+            ang = np.arctan2(s, c).max(axis=1, initial=0.0)
+            dist = np.linalg.norm(A[..., :3, 3] - B[..., :3, 3], axis=-1).max(axis=1,
+                                                                             initial=0.0)
+            out = np.maximum(out, np.column_stack([ang, dist]))
+        return out
 
     def flexible_residual(self, link: str | None = None) -> np.ndarray:
         """Position-level fit of the flexible links (N × 2): angle (rad) and distance (m)
