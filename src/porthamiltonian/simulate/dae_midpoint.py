@@ -62,6 +62,10 @@ __all__ = ["DAEMidpoint", "DAE_METHODS"]
 DAE_METHODS = ("midpoint", "discrete_gradient")
 
 _EPS13 = np.finfo(float).eps ** (1.0 / 3.0)
+#: simplified Newton: iterations of a solve beyond which the step matrix is re-factored
+#: at the next step (a fresh one converges in 4–5 here, a stale one slows down to the
+#: limit of 8 and fails, wasting its residual evaluations)
+REFRESH_AFTER = 5
 
 
 class DAEMidpoint:
@@ -82,10 +86,13 @@ class DAEMidpoint:
         self.affine = model.linear and not signal.feedback
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._lu: dict[float, Factorization] = {}
-        self._last: np.ndarray | None = None  # previous (δ, μ)/h: Newton's first guess
+        # (δ, μ)/h of the last two steps and their h: Newton's first guess
+        self._last: np.ndarray | None = None
+        self._hist: list[tuple[float, np.ndarray]] = []
         # simplified Newton (a step matrix factored at an earlier step, reused while the
         # iteration contracts) for models whose step matrix changes slowly
-        self._newton = SimplifiedNewton(newton_tol, max_newton) if simplified_newton else None
+        self._newton = (SimplifiedNewton(newton_tol, max_newton, refresh_after=REFRESH_AFTER)
+                        if simplified_newton else None)
 
     # ------------------------------------------------------------------ efforts
     def effort(self, x: np.ndarray, d: np.ndarray, jac: bool = True) -> tuple[np.ndarray, Any]:
@@ -141,6 +148,13 @@ class DAEMidpoint:
 
         return F, Jac
 
+    def _guess(self, h: float, size: int) -> np.ndarray:
+        """Newton's first guess: the last two steps' rates ``(δ, μ)/h`` extrapolated
+        linearly (error O(h³)) when both had this ``h``, else the last rate (O(h²))."""
+        if len(self._hist) == 2 and self._hist[0][0] == h and self._hist[1][0] == h:
+            return h * (2.0 * self._hist[1][1] - self._hist[0][1])
+        return h * self._last if self._last is not None else np.zeros(size)
+
     def step(self, t: float, x: np.ndarray, h: float
              ) -> tuple[np.ndarray, np.ndarray, StepInfo, float]:
         m, n = self.model, self.model.n
@@ -151,7 +165,7 @@ class DAEMidpoint:
             res = newton(F, None, np.zeros(n + m.k), scale=1.0, factorization=self._lu[h],
                          affine=True)
         else:
-            w0 = h * self._last if self._last is not None else np.zeros(n + m.k)
+            w0 = self._guess(h, n + m.k)
             scale = float(np.max(np.abs(x), initial=0.0))
             if self._newton is not None:
                 res = self._newton.solve(F, Jac, w0, scale, h)
@@ -160,6 +174,7 @@ class DAEMidpoint:
                              max_iter=self.max_newton)
         w = res.w
         self._last = w / h
+        self._hist = [*self._hist[-1:], (h, self._last)]
         d, mu = w[:n], w[n:]
         xm = x + 0.5 * d
         x_new = x + d

@@ -179,12 +179,17 @@ class SimplifiedNewton:
     exact beam at large steps), the next solves go straight to full Newton — 1, 2, 4, …
     up to 64 of them, doubling while the failures persist — instead of paying two
     wasted factorizations per step.
+
+    ``refresh_after``: a frozen solve that needed more iterations than this (the factors
+    have gone stale as the state moved) keeps its result but drops the factors, so the
+    next solve factors afresh instead of running into the iteration limit first
+    (``None``: keep them while the iteration converges at all).
     """
 
     MAX_BACKOFF = 64
 
-    def __init__(self, tol: float, max_iter: int) -> None:
-        self.tol, self.max_iter = tol, max_iter
+    def __init__(self, tol: float, max_iter: int, refresh_after: int | None = None) -> None:
+        self.tol, self.max_iter, self.refresh_after = tol, max_iter, refresh_after
         self._frozen: tuple[Any, Factorization] | None = None
         self._skip, self._backoff = 0, 1
 
@@ -200,7 +205,8 @@ class SimplifiedNewton:
             try:
                 res = newton(F, None, w0, scale=scale, tol=self.tol, max_iter=8,
                              factorization=frozen[1])
-                self._frozen = frozen
+                stale = self.refresh_after is not None and res.iterations > self.refresh_after
+                self._frozen = None if stale else frozen
                 self._backoff = 1
                 res.nfev += attempt  # the Jacobian evaluation of a fresh factorization
                 return res
