@@ -30,6 +30,20 @@ Per constraint row ``g = X·Y`` (:class:`~.joints.Feature`), the body wrench of 
 ``R``, so the midpoint rule keeps ``g`` to round-off as in the symbolic assembly.
 Actuator columns are the wrenches of :meth:`.Mechanism.system` (torque :math:`\pm R_i^\top
 n`, force along ``n`` at the child anchor).  Their derivatives come from :mod:`.dual`.
+
+The values ``B(x)λ`` and ``B(x)ᵀw`` that every Newton residual needs take a shorter
+route through the same chain rule.  Each feature is affine in the raw pose entries
+``q`` (12 per body), :math:`X = L_X q + c_X` with a constant sparse :math:`L_X`
+(ground ends fold into :math:`c_X`), so :math:`\nabla_q g = L_X^\top Y + L_Y^\top X`
+and, with :math:`\dot q = K(q)T` (``ṗ = R v``, ``Ṙ = R ω̃`` per body),
+
+.. math::
+    B\lambda = K^\top\big(L_X^\top(\lambda\circ Y) + L_Y^\top(\lambda\circ X)\big),
+    \qquad (B^\top w)_r = \dot X_r\cdot Y_r + X_r\cdot\dot Y_r,
+    \quad \dot X = L_X K w,
+
+two constant matrix–vector products and per-*body* (not per-row) 3×3 work: ``K^T`` is
+the ``−Kᵀw_q`` term of ``J_b`` applied to the gradient, ``K w`` its ``q`` rows.
 """
 
 from __future__ import annotations
@@ -155,6 +169,8 @@ class MechanismDAE:
         keep = list(range(len(self.all_rows))) if rows is None else list(rows)
         self.rows = keep
         self._con = _Columns(self._all.ends[keep], nb)
+        self._feat = _FeatureMap(self._con.ends, nb, *(
+            tuple(a[keep] for a in f) for f in (self._fx, self._fy)))
         self.multipliers = [f"{self.all_rows[r][0]}.lambda[{self.all_rows[r][1]}]"
                             for r in keep]
         # ---- actuators
@@ -311,36 +327,55 @@ class MechanismDAE:
         return T[cols.ends]
 
     # --- efforts and energy
+    def _bodies(self, v: np.ndarray) -> np.ndarray:
+        """The body part of a state-sized vector as (nb × 18) rows."""
+        return np.asarray(v[:18 * self.nb], dtype=float).reshape(self.nb, 18)
+
     def z(self, x: np.ndarray) -> np.ndarray:
-        _, _, P = self._split(x)
-        out = np.concatenate([self._zq, np.einsum("bij,bj->bi", self.Minv, P)], axis=1)
-        return np.concatenate([out.ravel(), self._k * (x[self._sidx] - self._ref)])
+        out = np.empty(self.n)
+        ob = out[:18 * self.nb].reshape(self.nb, 18)
+        ob[:, :12] = self._zq
+        ob[:, 12:] = np.einsum("bij,bj->bi", self.Minv, self._bodies(x)[:, 12:])
+        out[18 * self.nb:] = self._k * (x[self._sidx] - self._ref)
+        return out
 
     def Dz(self, x: np.ndarray) -> sps.csr_array:
         return self._Dz
 
     def energy(self, x: np.ndarray) -> float:
-        _, _, P = self._split(x)
-        q = np.asarray(x[:18 * self.nb]).reshape(self.nb, 18)[:, :12]
+        b = self._bodies(x)
+        P = b[:, 12:]
         kin = 0.5 * float(np.einsum("bi,bij,bj->", P, self.Minv, P))
         s = x[self._sidx] - self._ref
-        return kin + float(np.sum(self._zq * q)) + 0.5 * float(self._k @ (s * s))
+        return kin + float(np.sum(self._zq * b[:, :12])) + 0.5 * float(self._k @ (s * s))
 
     # --- structure
-    def _body_structure(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """``J_b w`` of every body (nb × 18) (module docstring)."""
-        _, rot, P = self._split(x)
-        R = rot[:-1]
-        wb = np.asarray(w[:18 * self.nb]).reshape(self.nb, 18)
-        wp, Wr, ww, wv = wb[:, :3], wb[:, 3:12].reshape(-1, 3, 3), wb[:, 12:15], wb[:, 15:]
+    def _body_structure(self, x: np.ndarray, w: np.ndarray, wq: np.ndarray | None = None
+                        ) -> np.ndarray:
+        r"""``J_b w`` of every body (nb × 18) (module docstring), with the ``q`` part of
+        ``w`` replaced by ``wq`` (nb × 12) if given.  Row ``i`` of ``R ω̃`` is
+        :math:`R_{i:}\times\omega` and :math:`\varepsilon_{lac}(R^\top W)_{ac} =
+        \sum_i (R_{i:}\times W_{i:})_l`."""
+        b, wb = self._bodies(x), self._bodies(w)
+        R, P = b[:, 3:12].reshape(-1, 3, 3), b[:, 12:]
+        wq = wb[:, :12] if wq is None else wq
+        wp, Wr, ww, wv = wq[:, :3], wq[:, 3:12].reshape(-1, 3, 3), wb[:, 12:15], wb[:, 15:]
         out = np.empty_like(wb)
         out[:, :3] = np.einsum("bij,bj->bi", R, wv)
-        out[:, 3:12] = (R @ _hat(ww)).reshape(-1, 9)
-        A = np.einsum("nia,nic->nac", R, Wr)               # RᵀW
+        out[:, 3:12] = cross_rows(R, ww[:, None, :]).reshape(-1, 9)
         # −Kᵀw_q: ω part −vee(RᵀW − WᵀR) = ε_lac (RᵀW)_ac, v part −Rᵀ w_p
-        out[:, 12:15] = np.einsum("lac,nac->nl", _EPS, A) + cross_rows(P[:, :3], ww) \
+        out[:, 12:15] = cross_rows(R, Wr).sum(axis=1) + cross_rows(P[:, :3], ww) \
             + cross_rows(P[:, 3:], wv)
-        out[:, 15:] = -np.einsum("bij,bi->bj", R, wp) + cross_rows(P[:, 3:], ww)
+        out[:, 15:] = cross_rows(P[:, 3:], ww) - np.einsum("bij,bi->bj", R, wp)
+        return out
+
+    def _rates(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """``K(q) T``: the pose rates ``(R w_v, R w̃_ω)`` of every body (nb × 12)."""
+        b, wb = self._bodies(x), self._bodies(w)
+        R, ww, wv = b[:, 3:12].reshape(-1, 3, 3), wb[:, 12:15], wb[:, 15:]
+        out = np.empty((self.nb, 12))
+        out[:, :3] = np.einsum("bij,bj->bi", R, wv)
+        out[:, 3:] = cross_rows(R, ww[:, None, :]).reshape(-1, 9)
         return out
 
     def _act_terms(self, x: np.ndarray, w: np.ndarray, deriv: bool = False
@@ -352,11 +387,10 @@ class MechanismDAE:
     def f(self, x: np.ndarray, w: np.ndarray, lam: np.ndarray, u: np.ndarray) -> np.ndarray:
         """``(J−R)(x) w + B(x) λ + G(x) u``."""
         out = np.zeros(self.n)
-        out[:18 * self.nb] = self._body_structure(x, w).ravel()
-        if self.k:
-            W, _ = self._columns(x, "con")
-            np.add.at(out, self._con.wrench_rows, W * (lam[:, None, None]
-                                                       * self._con.live[..., None]))
+        wq = None
+        if self.k and np.any(lam):  # Bλ = Kᵀ ∇_q(λᵀg): fold −∇_q(λᵀg) into w_q
+            wq = self._bodies(w)[:, :12] - self._feat.gradient(self._bodies(x), lam)
+        out[:18 * self.nb] = self._body_structure(x, w, wq).ravel()
         if self.m:
             W, _, v = self._act_terms(x, w)
             coef = np.asarray(u, dtype=float) - self._damp * v
@@ -452,8 +486,7 @@ class MechanismDAE:
         """``B(x)ᵀ w``."""
         if not self.k:
             return np.zeros(0)
-        W, _ = self._columns(x, "con")
-        return np.einsum("rsi,rsi->r", W, self._pz(w, self._con))
+        return self._feat.rate(self._bodies(x), self._rates(x, w))
 
     def c_x(self, x: np.ndarray, w: np.ndarray) -> sps.csr_array:
         """:math:`\\partial (B^\\top w)/\\partial x` at fixed ``w`` (k × n)."""
@@ -546,3 +579,54 @@ def _column_pattern(cols: _Columns, n: int, dense: bool) -> _Pattern:
     c = np.broadcast_to(np.arange(k)[:, None, None], (k, 2, 6))
     return _Pattern(cols.wrench_rows[cols.row_live], c[cols.row_live], (n, k), dense)
 
+
+
+class _FeatureMap:
+    """The features ``X, Y`` of rows ``g = X·Y`` as constant affine maps of the raw
+    pose entries ``q`` (nb × 12 per body: ``p``, ``R`` row-major), stacked
+    :math:`[X; Y] = L q + c` (module docstring); dense below :data:`DENSE_BELOW`."""
+
+    def __init__(self, ends: np.ndarray, nb: int, fx: tuple, fy: tuple) -> None:
+        k = ends.shape[0]
+        rows, cols, vals = [], [], []
+        const = np.zeros((2, k, 3))
+        j = np.arange(3)
+        for f, (s, a, c) in enumerate((fx, fy)):
+            const[f] += c
+            for side in (0, 1):
+                body = ends[:, side]
+                live = body < nb
+                r0 = 3 * (f * k + np.arange(k))[live]             # first row of each feature
+                col = 12 * body[live]
+                # X_j ∋ s p_j  and  Σ_l R_jl a_l
+                rows += [r0[:, None] + j, np.repeat(r0[:, None] + j, 3, axis=1)]
+                cols += [col[:, None] + j,
+                         (col[:, None, None] + 3 + 3 * j[:, None] + j[None, :]).reshape(-1, 9)]
+                vals += [np.repeat(s[live, side][:, None], 3, axis=1),
+                         np.tile(a[live, side], (1, 3))]
+                const[f][~live] += a[~live, side]              # ground: p = 0, R = I
+        shape = (6 * k, 12 * nb)
+        L = sps.csr_array((np.concatenate([v.ravel() for v in vals]),
+                           (np.concatenate([r.ravel() for r in rows]),
+                            np.concatenate([c.ravel() for c in cols]))), shape=shape)
+        dense = 6 * k * 12 * nb <= DENSE_BELOW**2
+        self.L = L.toarray() if dense else L
+        self.LT = self.L.T.copy() if dense else sps.csr_array(L.T)
+        self.const, self.k = const.ravel(), k
+
+    def values(self, bodies: np.ndarray) -> np.ndarray:
+        """``[X; Y]`` (2 × k × 3) at the body rows ``bodies`` (nb × 18)."""
+        return (self.L @ bodies[:, :12].ravel() + self.const).reshape(2, self.k, 3)
+
+    def gradient(self, bodies: np.ndarray, lam: np.ndarray) -> np.ndarray:
+        r""":math:`\nabla_q(\lambda^\top g) = L_X^\top(\lambda\circ Y) + L_Y^\top
+        (\lambda\circ X)` (nb × 12)."""
+        XY = self.values(bodies)
+        return (self.LT @ (lam[None, :, None] * XY[::-1]).ravel()).reshape(-1, 12)
+
+    def rate(self, bodies: np.ndarray, qdot: np.ndarray) -> np.ndarray:
+        r""":math:`\dot g = \dot X\cdot Y + X\cdot\dot Y` for pose rates ``qdot``
+        (nb × 12)."""
+        XY = self.values(bodies)
+        D = (self.L @ qdot.ravel()).reshape(2, self.k, 3)
+        return np.einsum("ri,ri->r", D[0], XY[1]) + np.einsum("ri,ri->r", XY[0], D[1])
