@@ -38,9 +38,9 @@ Both are power conserving (:math:`\lambda^\top(\eta_e - C T_b) = 0` resp. skew `
 the assembled system is again a pH-DAE, ``H`` is the bodies' energy plus ``½ xᵀQx`` of
 every beam, and its midpoint steps keep the discrete power balance exact (``H``
 quadratic in the beam states, ``J``, ``G`` affine).  A ``"velocity"`` end removes the
-end node (its inertia is not modelled, O(h) in the element size); a ``"port"`` end keeps
-it, at the price of six multipliers.  A left end on ``ground`` may also be ``"clamped"``;
-a right end without a child must be ``"free"``.
+end node (its inertia and weight are not modelled, O(h) in the element size); a
+``"port"`` end keeps it, at the price of six multipliers.  A left end on ``ground`` may
+also be ``"clamped"``; a right end without a child must be ``"free"``.
 
 **What is only velocity-coupled.**  The beam state holds strains, not poses, so the
 tip pose is reconstructed by integrating the strains from the root pose
