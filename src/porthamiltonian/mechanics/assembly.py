@@ -206,6 +206,7 @@ class MechanismDAE:
         self.algebraic = self.left_kernel = np.zeros((n, 0))
         self._build_patterns()
         self._cache: dict[str, tuple[np.ndarray, Any]] = {}
+        self._rate_memo: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ patterns
     def _build_patterns(self) -> None:
@@ -359,19 +360,31 @@ class MechanismDAE:
         b, wb = self._bodies(x), self._bodies(w)
         R, P = b[:, 3:12].reshape(-1, 3, 3), b[:, 12:]
         wq = wb[:, :12] if wq is None else wq
-        wp, Wr, ww, wv = wq[:, :3], wq[:, 3:12].reshape(-1, 3, 3), wb[:, 12:15], wb[:, 15:]
+        ww, wv = wb[:, 12:15], wb[:, 15:]
+        # all cross products in one call: rows of R × ω, rows of R × W, P_ω × ω, P_v × v,
+        # P_v × ω
+        a, c = np.empty((self.nb, 9, 3)), np.empty((self.nb, 9, 3))
+        a[:, :3], a[:, 3:6], a[:, 6], a[:, 7:] = R, R, P[:, :3], P[:, None, 3:]
+        c[:, :3], c[:, 6], c[:, 7], c[:, 8] = ww[:, None], ww, wv, ww
+        c[:, 3:6] = wq[:, 3:12].reshape(-1, 3, 3)
+        C = cross_rows(a, c)
         out = np.empty_like(wb)
         out[:, :3] = np.einsum("bij,bj->bi", R, wv)
-        out[:, 3:12] = cross_rows(R, ww[:, None, :]).reshape(-1, 9)
+        out[:, 3:12] = C[:, :3].reshape(-1, 9)
+        self._rate_memo = (b.copy(), wb.copy(), out[:, :12].copy())
         # −Kᵀw_q: ω part −vee(RᵀW − WᵀR) = ε_lac (RᵀW)_ac, v part −Rᵀ w_p
-        out[:, 12:15] = cross_rows(R, Wr).sum(axis=1) + cross_rows(P[:, :3], ww) \
-            + cross_rows(P[:, 3:], wv)
-        out[:, 15:] = cross_rows(P[:, 3:], ww) - np.einsum("bij,bi->bj", R, wp)
+        out[:, 12:15] = C[:, 3:6].sum(axis=1) + C[:, 6] + C[:, 7]
+        out[:, 15:] = C[:, 8] - np.einsum("bij,bi->bj", R, wq[:, :3])
         return out
 
     def _rates(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """``K(q) T``: the pose rates ``(R w_v, R w̃_ω)`` of every body (nb × 12)."""
+        """``K(q) T``: the pose rates ``(R w_v, R w̃_ω)`` of every body (nb × 12); the
+        residual evaluates ``f`` and then ``c`` at the same ``(x, w)``, so the rates of
+        the last :meth:`_body_structure` are reused."""
         b, wb = self._bodies(x), self._bodies(w)
+        memo = self._rate_memo
+        if memo is not None and np.array_equal(memo[0], b) and np.array_equal(memo[1], wb):
+            return memo[2]
         R, ww, wv = b[:, 3:12].reshape(-1, 3, 3), wb[:, 12:15], wb[:, 15:]
         out = np.empty((self.nb, 12))
         out[:, :3] = np.einsum("bij,bj->bi", R, wv)
@@ -613,10 +626,17 @@ class _FeatureMap:
         self.L = L.toarray() if dense else L
         self.LT = self.L.T.copy() if dense else sps.csr_array(L.T)
         self.const, self.k = const.ravel(), k
+        self._memo: tuple[np.ndarray, np.ndarray] | None = None
 
     def values(self, bodies: np.ndarray) -> np.ndarray:
-        """``[X; Y]`` (2 × k × 3) at the body rows ``bodies`` (nb × 18)."""
-        return (self.L @ bodies[:, :12].ravel() + self.const).reshape(2, self.k, 3)
+        """``[X; Y]`` (2 × k × 3) at the body rows ``bodies`` (nb × 18); the last value is
+        kept (``f`` and ``c`` of one residual share it)."""
+        q = bodies[:, :12]
+        if self._memo is not None and np.array_equal(self._memo[0], q):
+            return self._memo[1]
+        XY = (self.L @ q.ravel() + self.const).reshape(2, self.k, 3)
+        self._memo = (q.copy(), XY)
+        return XY
 
     def gradient(self, bodies: np.ndarray, lam: np.ndarray) -> np.ndarray:
         r""":math:`\nabla_q(\lambda^\top g) = L_X^\top(\lambda\circ Y) + L_Y^\top
