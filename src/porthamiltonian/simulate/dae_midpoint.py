@@ -86,7 +86,7 @@ class DAEMidpoint:
         self.affine = model.linear and not signal.feedback
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._lu: dict[float, Factorization] = {}
-        # (δ, μ)/h of the last two steps and their h: Newton's first guess
+        # (δ, μ)/h of the last three steps and their h: Newton's first guess
         self._last: np.ndarray | None = None
         self._hist: list[tuple[float, np.ndarray]] = []
         # simplified Newton (a step matrix factored at an earlier step, reused while the
@@ -149,10 +149,15 @@ class DAEMidpoint:
         return F, Jac
 
     def _guess(self, h: float, size: int) -> np.ndarray:
-        """Newton's first guess: the last two steps' rates ``(δ, μ)/h`` extrapolated
-        linearly (error O(h³)) when both had this ``h``, else the last rate (O(h²))."""
-        if len(self._hist) == 2 and self._hist[0][0] == h and self._hist[1][0] == h:
-            return h * (2.0 * self._hist[1][1] - self._hist[0][1])
+        """Newton's first guess: the rates ``(δ, μ)/h`` of the last three steps
+        extrapolated quadratically (error O(h⁴)) when they all had this ``h``, of the last
+        two linearly (O(h³)), else the last rate (O(h²)).  Only the iteration count
+        depends on it: the step equations and their solution do not."""
+        same = [r for hh, r in self._hist if hh == h]
+        if len(same) == 3 and len(self._hist) == 3:
+            return h * (3.0 * same[2] - 3.0 * same[1] + same[0])
+        if len(self._hist) >= 2 and self._hist[-2][0] == h and self._hist[-1][0] == h:
+            return h * (2.0 * self._hist[-1][1] - self._hist[-2][1])
         return h * self._last if self._last is not None else np.zeros(size)
 
     def step(self, t: float, x: np.ndarray, h: float
@@ -174,7 +179,7 @@ class DAEMidpoint:
                              max_iter=self.max_newton)
         w = res.w
         self._last = w / h
-        self._hist = [*self._hist[-1:], (h, self._last)]
+        self._hist = [*self._hist[-2:], (h, self._last)]
         d, mu = w[:n], w[n:]
         xm = x + 0.5 * d
         x_new = x + d
