@@ -97,3 +97,42 @@ def test_the_model_file_builds_the_same_manipulator():
     assert dae.energy(x) == pytest.approx(ref.energy(x), rel=1e-14)
     np.testing.assert_allclose(dae.f(x, w, lam, u), ref.f(x, w, lam, u), rtol=0, atol=1e-12)
     np.testing.assert_allclose(dae.c(x, w), ref.c(x, w), rtol=0, atol=1e-12)
+
+
+def test_a_chain_closed_by_a_flexible_link_starts_anywhere_consistently():
+    mech = EX.manipulator(elements=3)
+    for joint, (k, _) in EX.GAINS.items():
+        mech.add_actuator(joint, stiffness=k, setpoint=0.0)
+    ts, tc = 0.3, -0.2
+    res = mech.simulate(0.3, dt=1e-2, q0={"base": 0.2, "shoulder": ts, "crank": tc},
+                        v0={"base": -0.3, "shoulder": 0.5, "crank": 0.2})
+    # the loop joints are solved so that the straight upper arm closes the
+    # parallelogram: rod ∥ upper arm, forearm ∥ crank (closed form)
+    q = {j: res.joint(j)[0, 0] for j in ("rod_low", "rod_high", "elbow")}
+    assert q["rod_low"] == pytest.approx(ts - tc, abs=1e-10)
+    assert q["rod_high"] == pytest.approx(tc - ts, abs=1e-10)
+    assert q["elbow"] == pytest.approx(tc - ts, abs=1e-10)
+    assert res.joint("wrist")[0, 0] == pytest.approx(0.0, abs=1e-12)   # on no loop
+    # and their rates so that the undeformed arm starts moving rigidly: the rod turns
+    # with the hub, the forearm with the crank (world angular velocities)
+    dae, x0 = mech.assemble(), res.raw.x[0]
+    z, names = dae.z(x0), list(mech.bodies)
+
+    def omega(body: str) -> np.ndarray:
+        i = 18 * names.index(body)
+        return res.pose(body)[0, :3, :3] @ z[i + 12:i + 15]
+
+    np.testing.assert_allclose(omega("rod"), omega("hub"), atol=1e-12)
+    np.testing.assert_allclose(omega("forearm_root"), omega("crank"), atol=1e-12)
+    assert omega("hub")[2] == pytest.approx(-0.3, abs=1e-12)           # base rate
+    assert np.abs(res.H - res.H[0]).max() <= 1e-11 * res.H[0]
+    assert res.constraint_residual().max() <= 1e-9
+
+
+def test_loop_coordinates_that_bend_the_flexible_link_are_refused():
+    from porthamiltonian import ModelError
+
+    mech = EX.manipulator(elements=3)
+    q0 = {"shoulder": 0.3, "crank": -0.2, "rod_low": 0.0, "rod_high": 0.0, "elbow": 0.0}
+    with pytest.raises(ModelError, match="upper_arm.*does not fit"):
+        mech.simulate(0.1, dt=1e-2, q0=q0)

@@ -58,7 +58,11 @@ the potential :math:`-\sum_i m_i g^\top p_i` with the lumped nodal masses ``m_i`
 balance stays exact.  These node poses can drift from the strain-integrated ones like
 the child's (``MechanismResult.pose_drift``).  Without gravity they are not created.
 
-Not modelled: beams in closed chains whose undeformed shape does not fit.
+**Closed chains.**  A link whose two ends are both placed by joints closes a chain
+(a *link chord*): the initial joint coordinates on that chain are solved so that the
+undeformed link fits (:meth:`FlexibleLink.misfit` = 0) and its two ends start with
+one rigid motion.  A chain that can only close with a pre-bent beam is refused:
+beams start undeformed (no initial static solve).
 """
 
 from __future__ import annotations
@@ -208,6 +212,13 @@ class FlexibleLink:
         the strains integrated from the root frame ``H_parent @ root``."""
         base = np.asarray(H_parent, dtype=float) @ self.root
         return base[..., None, :, :] @ self.beam.poses(x)
+
+    def misfit(self, H_parent: Any, H_child: Any) -> np.ndarray:
+        r"""How far the child is from where the *undeformed* link puts it: the 6-vector
+        (rotation vector (rad), position error (m)) of :math:`(H_p\,\mathrm{offset})^{-1}
+        H_c` — zero when the link closes a chain without being bent."""
+        err = lie.inverse(np.asarray(H_parent, dtype=float) @ self.offset) @ H_child
+        return np.concatenate([lie.log_so3(err[:3, :3]), err[:3, 3]])
 
     def mismatch(self, H_parent: Any, H_child: Any, x: Any) -> np.ndarray:
         """``(angle, distance)`` between the reconstructed tip section and the child's

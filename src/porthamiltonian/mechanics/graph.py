@@ -86,25 +86,26 @@ class MechanismGraph:
                 A[self.bodies.index(j.parent), k] -= 1.0
         return A
 
-    def cycles(self) -> dict[str, list[tuple[str, int]]]:
-        """Fundamental cycle of each chord: ``[(joint, ±1), ...]`` — the joints of the loop
-        with +1 where the loop runs parent → child (the cycle law sums their twists)."""
+    def tree_path(self, start: str, end: str) -> list[tuple[str, int]] | None:
+        """The tree joints from body ``start`` to body ``end``: ``[(joint, ±1), ...]``, +1
+        where the path runs parent → child; ``None`` if no tree path joins them."""
         T = nx.Graph()
         T.add_nodes_from(self.graph.nodes)
         by_name = {j.name: j for j in self.joints}
         for name in self.tree:
-            j = by_name[name]
-            T.add_edge(j.parent, j.child, name=name)
-        out = {}
-        for c in self.chords:
-            j = by_name[c]
-            path = nx.shortest_path(T, j.child, j.parent)  # back through the tree
-            loop = [(c, 1)]
-            for a, b in zip(path[:-1], path[1:], strict=False):
-                name = T.edges[a, b]["name"]
-                loop.append((name, 1 if by_name[name].parent == a else -1))
-            out[c] = loop
-        return out
+            T.add_edge(by_name[name].parent, by_name[name].child, name=name)
+        if not nx.has_path(T, start, end):
+            return None
+        path = nx.shortest_path(T, start, end)
+        return [(T.edges[a, b]["name"], 1 if by_name[T.edges[a, b]["name"]].parent == a else -1)
+                for a, b in zip(path[:-1], path[1:], strict=False)]
+
+    def cycles(self) -> dict[str, list[tuple[str, int]]]:
+        """Fundamental cycle of each chord: ``[(joint, ±1), ...]`` — the joints of the loop
+        with +1 where the loop runs parent → child (the cycle law sums their twists)."""
+        by_name = {j.name: j for j in self.joints}
+        return {c: [(c, 1)] + (self.tree_path(by_name[c].child, by_name[c].parent) or [])
+                for c in self.chords}
 
     def cocycles(self) -> dict[str, list[str]]:
         """Fundamental co-cycle (cut set) of each tree joint: the joints that cross the cut

@@ -255,18 +255,22 @@ class Mechanism:
     def _closure(self, q0: Mapping[str, Any] | None, poses: Mapping[str, Any]) -> dict:
         """Tree coordinates: those given in ``q0``; the others 0 if that closes every
         chord, else those on a closed chain solved by least squares (from 0.1, away from
-        the singular stretched configurations) so that the chords' constraints hold.
-        Joints on no closed chain stay at 0."""
+        the singular stretched configurations) so that the chords' constraints hold and
+        every flexible link closing a chain fits undeformed.  Joints on no closed chain
+        stay at 0."""
         q0 = dict(q0 or {})
         graph = self.graph
         for jn in q0:
             if jn not in self.joints:
                 raise ModelError(f"q0: unknown joint {jn!r}")
+        links = self._link_chords(poses)
         looped = {jn for loop in graph.cycles().values() for jn, _ in loop}
+        for link in links:
+            looped |= {jn for jn, _ in graph.tree_path(link.parent, link.child) or []}
         free = [jn for jn in graph.tree
                 if jn not in q0 and jn in looped and self.joints[jn].dof > 0]
         q = {jn: np.atleast_1d(np.asarray(v, dtype=float)) for jn, v in q0.items()}
-        if not graph.chords or not free:
+        if not (graph.chords or links) or not free:
             return q
         sizes = [self.joints[jn].dof for jn in free]
 
@@ -279,17 +283,30 @@ class Mechanism:
 
         def res(z: np.ndarray) -> np.ndarray:
             P = self._poses(unpack(z), poses)
-            return np.concatenate([self._g(self.joints[c], P) for c in graph.chords])
+            return np.concatenate([self._g(self.joints[c], P) for c in graph.chords]
+                                  + [link.misfit(P[link.parent], P[link.child])
+                                     for link in links])
 
         if np.abs(res(np.zeros(sum(sizes)))).max() <= 1e-10:
             return unpack(np.zeros(sum(sizes)))
         sol = so.least_squares(res, np.full(sum(sizes), 0.1), xtol=1e-15, ftol=1e-15,
                                gtol=1e-15)
         if np.abs(res(sol.x)).max() > 1e-10:
-            raise ModelError(f"the closed chain(s) through {', '.join(graph.chords)} cannot "
+            names = ", ".join(graph.chords + [link.name for link in links])
+            raise ModelError(f"the closed chain(s) through {names} cannot "
                              f"be closed from q0 (residual {np.abs(res(sol.x)).max():.2e}); "
-                             "give consistent coordinates for more joints")
+                             "give consistent coordinates for more joints"
+                             + ("; flexible links closing a chain must fit undeformed"
+                                if links else ""))
         return unpack(sol.x)
+
+    def _link_chords(self, poses: Mapping[str, Any]) -> list[FlexibleLink]:
+        """The flexible links that close a chain: both ends placed by joints (or given
+        poses) rather than by the link itself."""
+        placing = {link.name for link, _, _ in link_placements(
+            self.graph, list(self.links.values()), list(poses))}
+        return [link for link in self.links.values()
+                if link.child is not None and link.name not in placing]
 
     @staticmethod
     def _g(j: Joint, P: Mapping[str, np.ndarray]) -> np.ndarray:
@@ -345,11 +362,20 @@ class Mechanism:
                 out.append(self.bodies[b].state(P[b], T))
             return np.concatenate(out)
 
+        links = self._link_chords(poses)
+
+        def closure(vel: Mapping[str, Any]) -> np.ndarray:
+            """Velocity constraints, and equal spatial twists at the two ends of every
+            undeformed link closing a chain (it starts moving rigidly)."""
+            Ts = spatial(vel)
+            return np.concatenate([dae.constraint(self._extend(state(vel), q))]
+                                  + [Ts[link.child] - Ts[link.parent] for link in links])
+
         free = [jn for jn in graph.tree if jn not in v0 and self.joints[jn].dof > 0]
         x = state(v0)
-        if graph.chords and free:
+        if (graph.chords or links) and free:
             dae = self.assemble(q0)
-            c0 = dae.constraint(self._extend(x, q))
+            c0 = closure(v0)
             cols, idx = [], []
             for jn in free:
                 for i in range(self.joints[jn].dof):
@@ -357,7 +383,7 @@ class Mechanism:
                     unit = np.zeros(self.joints[jn].dof)
                     unit[i] = 1.0
                     vel[jn] = unit
-                    cols.append(dae.constraint(self._extend(state(vel), q)) - c0)
+                    cols.append(closure(vel) - c0)
                     idx.append((jn, i))
             sol = np.linalg.lstsq(np.array(cols).T, -c0, rcond=None)[0]
             vel = dict(v0)
