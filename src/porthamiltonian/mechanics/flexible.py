@@ -137,6 +137,7 @@ class FlexibleLink:
                  parent_anchor: Sequence[float], child_anchor: Sequence[float],
                  direction: Sequence[float], up: Sequence[float] | None) -> None:
         self.name, self.beam, self.parent, self.child = name, beam, parent, child
+        self._reference_cache: dict[bytes, np.ndarray] = {}
         if not all(hasattr(beam, a) for a in ("structure", "poses", "Q", "disc")) \
                 or len(getattr(beam.disc, "conditions", {}).get("left", ())) != 6:
             raise ModelError(f"flexible link {name!r}: beam_model must be a 3-D beam from "
@@ -186,8 +187,15 @@ class FlexibleLink:
 
     def reference_poses(self, s: Any) -> np.ndarray:
         """Unstressed section poses :math:`g_0(s)` relative to the root (∂g/∂s = g ξ₀),
-        by the fourth-order Magnus rule on steps of at most L/2000."""
+        by the fourth-order Magnus rule on steps of at most L/2000 (remembered per set of
+        points: the reference never changes, and initial states ask for it often)."""
         s = np.asarray(s, dtype=float)
+        key = s.tobytes()
+        if key not in self._reference_cache:
+            self._reference_cache[key] = self._magnus(s)
+        return self._reference_cache[key].copy()
+
+    def _magnus(self, s: np.ndarray) -> np.ndarray:
         L = float(self.beam.mesh.nodes[-1])
         order = np.argsort(s)
         out = np.empty((s.size, 4, 4))
