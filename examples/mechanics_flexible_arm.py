@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 
 from porthamiltonian import distributed as D
 from porthamiltonian.mechanics import Mechanism
-from porthamiltonian.mechanics.animation import plot_snapshots
+from porthamiltonian.mechanics.animation import plot_joints, plot_snapshots
 
 SET = {"shoulder": 0.9, "elbow": -1.2}        # rad
 L1, L2, OFFSET = 1.0, 0.8, 0.05               # link lengths, beam root offset on hubs (m)
@@ -66,14 +66,6 @@ def payload_at_set_point() -> np.ndarray:
     return elbow + (OFFSET + L2) * np.array([np.cos(b), np.sin(b), 0.0])
 
 
-def lateral_tip_deflection(res, link: str) -> np.ndarray:
-    """In-plane deflection (m) of a beam tip from the tangent at its root."""
-    P = res.beam_poses(link)
-    root, tip = P[:, 0], P[:, -1]
-    rel = np.einsum("nji,nj->ni", root[:, :3, :3], tip[:, :3, 3] - root[:, :3, 3])
-    return rel[:, 1]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--t-end", type=float, default=8.0)
@@ -99,7 +91,7 @@ def main() -> None:
     print(f"payload at the end {np.round(p, 6)}, set point (straight links) "
           f"{np.round(payload_at_set_point(), 6)}, distance "
           f"{np.linalg.norm(p - payload_at_set_point()):.2e} m")
-    defl = {lk: lateral_tip_deflection(res, lk) for lk in mech.links}
+    defl = {lk: res.tip_deflection(lk)[:, 1] for lk in mech.links}  # in plane
     for lk, d in defl.items():
         late = res.t > a.t_end - 1.0
         print(f"{lk}: largest tip deflection {np.abs(d).max() * 1e3:.2f} mm, "
@@ -108,13 +100,7 @@ def main() -> None:
     fig = Figure(figsize=(14, 4.5))
     ax = fig.add_subplot(1, 3, 1, projection="3d")
     plot_snapshots(mech, res, [0.0, 0.3, 0.6, 1.0, 1.5, a.t_end], ax=ax, elev=90, azim=-90)
-    ax = fig.add_subplot(1, 3, 2)
-    for j, v in q.items():
-        ax.plot(res.t, v, label=j)
-        ax.axhline(SET[j], ls=":", c="k")
-    ax.set_xlabel("t (s)")
-    ax.set_ylabel("joint angle (rad)")
-    ax.legend()
+    plot_joints(res, list(SET), SET, ax=fig.add_subplot(1, 3, 2))
     ax = fig.add_subplot(1, 3, 3)
     for lk, d in defl.items():
         ax.plot(res.t, 1e3 * d, label=lk)

@@ -55,7 +55,7 @@ from matplotlib.figure import Figure
 
 from porthamiltonian import distributed as D
 from porthamiltonian.mechanics import Mechanism
-from porthamiltonian.mechanics.animation import animate, plot_snapshots
+from porthamiltonian.mechanics.animation import animate, plot_joints, plot_snapshots
 
 H0 = 0.4                 # shoulder height above the base (m)
 L1, L2 = 0.8, 0.7        # upper arm, forearm (beam lengths, m)
@@ -183,14 +183,6 @@ def payload_at_set_point() -> np.ndarray:
     return wrist + Rb @ _rot("y", SET["crank"] + SET["wrist"]) @ [GRIP, 0, 0]
 
 
-def in_plane_deflection(res, link: str) -> np.ndarray:
-    """Deflection (m) of a beam tip from the tangent at its root, in the arm's plane."""
-    P = res.beam_poses(link)
-    root, tip = P[:, 0], P[:, -1]
-    rel = np.einsum("nji,nj->ni", root[:, :3, :3], tip[:, :3, 3] - root[:, :3, 3])
-    return rel[:, 1]
-
-
 def parallelogram_error(res) -> np.ndarray:
     """Angle (rad) between the forearm root's and the crank's x axes: zero for a rigid
     parallelogram; with a flexible upper arm it measures the arm's tip rotation."""
@@ -239,7 +231,7 @@ def main() -> None:
     print(f"payload at the end {np.round(p[:3], 6)}, set point (straight links) "
           f"{np.round(ref, 6)}, distance {np.linalg.norm(p[:3] - ref):.2e} m"
           + (" (the links sag under their weight and the payload's)" if a.gravity else ""))
-    defl = {lk: in_plane_deflection(res, lk) for lk in mech.links}
+    defl = {lk: res.tip_deflection(lk)[:, 1] for lk in mech.links}  # in the arm's plane
     late = res.t > a.t_end - 1.0
     for lk, d in defl.items():
         print(f"{lk}: largest tip deflection {np.abs(d).max() * 1e3:.2f} mm, "
@@ -248,13 +240,7 @@ def main() -> None:
     fig = Figure(figsize=(15, 4.5))
     ax = fig.add_subplot(1, 3, 1, projection="3d")
     plot_snapshots(mech, res, [0.0, 0.25, 0.5, 1.0, a.t_end], ax=ax, elev=20, azim=-60)
-    ax = fig.add_subplot(1, 3, 2)
-    for j, v in q.items():
-        ax.plot(res.t, v, label=j)
-        ax.axhline(SET[j], ls=":", c="k", lw=0.8)
-    ax.set_xlabel("t (s)")
-    ax.set_ylabel("joint angle (rad)")
-    ax.legend()
+    plot_joints(res, list(SET), SET, ax=fig.add_subplot(1, 3, 2))
     ax = fig.add_subplot(1, 3, 3)
     for lk, d in defl.items():
         ax.plot(res.t, 1e3 * d, label=lk)

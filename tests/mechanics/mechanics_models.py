@@ -32,3 +32,15 @@ def serial_chain(n: int, length: float = 0.1, mass: float = 0.1, g: float = 9.81
                        parent_anchor=[0, -length if i else 0.0, 0])
         parent = f"b{i}"
     return mech
+
+
+def two_joints(kind: str) -> Mechanism:
+    """Ground–a–b with offset anchors and skew axes (every feature coefficient nonzero)."""
+    mech = Mechanism(gravity=[0.3, -9.81, 0.2])
+    mech.add_body("a", 1.0, [0.3, 0.4, 0.5], com=[0.1, 0.2, 0.3])
+    mech.add_body("b", 0.7, [0.2, 0.25, 0.3], com=[-0.1, 0.05, 0.2])
+    mech.add_joint("j", kind, "ground", "a", axis=[1.0, 2.0, 2.0],
+                   parent_anchor=[0.5, -0.2, 0.1], child_anchor=[0.3, 0.4, -0.1])
+    mech.add_joint("k", kind, "a", "b", axis=[0.3, -1.0, 2.0],
+                   parent_anchor=[0.2, -0.3, 0.4], child_anchor=[-0.1, 0.2, 0.3])
+    return mech

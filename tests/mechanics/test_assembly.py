@@ -4,7 +4,7 @@ differences; a long chain's first mode against the linearized chain equations.""
 import numpy as np
 import pytest
 import scipy.linalg as sla
-from mechanics_models import four_bar, serial_chain
+from mechanics_models import four_bar, serial_chain, two_joints
 
 from porthamiltonian import ModelError
 from porthamiltonian.mechanics import Mechanism
@@ -66,13 +66,7 @@ def test_derivatives_are_those_of_f_and_c(kind):
     """f_x and c_x equal central differences of f and Bᵀw for every joint kind, with
     actuators (springs and dampers) on both joints — an independent check of the
     hand-written forward-mode derivatives."""
-    mech = Mechanism(gravity=[0.3, -9.81, 0.2])
-    mech.add_body("a", 1.0, [0.3, 0.4, 0.5], com=[0.1, 0.2, 0.3])
-    mech.add_body("b", 0.7, [0.2, 0.25, 0.3], com=[-0.1, 0.05, 0.2])
-    mech.add_joint("j", kind, "ground", "a", axis=[1.0, 2.0, 2.0],
-                   parent_anchor=[0.5, -0.2, 0.1], child_anchor=[0.3, 0.4, -0.1])
-    mech.add_joint("k", kind, "a", "b", axis=[0.3, -1.0, 2.0],
-                   parent_anchor=[0.2, -0.3, 0.4], child_anchor=[-0.1, 0.2, 0.3])
+    mech = two_joints(kind)
     if KINDS[kind]:
         mech.add_actuator("j", stiffness=3.0, damping=0.5, setpoint=0.2)
         mech.add_actuator("k", damping=0.7)

@@ -5,9 +5,8 @@ Newton: same trajectory, energy and joint constraints."""
 
 import numpy as np
 import pytest
-from mechanics_models import four_bar, serial_chain
+from mechanics_models import four_bar, serial_chain, two_joints
 
-from porthamiltonian.mechanics import Mechanism
 from porthamiltonian.mechanics.assembly import MechanismDAE
 from porthamiltonian.mechanics.joints import KINDS
 
@@ -16,16 +15,6 @@ def dense(A):
     return A.toarray() if hasattr(A, "toarray") else np.asarray(A, dtype=float)
 
 
-def two_joints(kind: str) -> Mechanism:
-    """Ground–a–b with offset anchors and skew axes (every feature coefficient nonzero)."""
-    mech = Mechanism(gravity=[0.3, -9.81, 0.2])
-    mech.add_body("a", 1.0, [0.3, 0.4, 0.5], com=[0.1, 0.2, 0.3])
-    mech.add_body("b", 0.7, [0.2, 0.25, 0.3], com=[-0.1, 0.05, 0.2])
-    mech.add_joint("j", kind, "ground", "a", axis=[1.0, 2.0, 2.0],
-                   parent_anchor=[0.5, -0.2, 0.1], child_anchor=[0.3, 0.4, -0.1])
-    mech.add_joint("k", kind, "a", "b", axis=[0.3, -1.0, 2.0],
-                   parent_anchor=[0.2, -0.3, 0.4], child_anchor=[-0.1, 0.2, 0.3])
-    return mech
 
 
 @pytest.mark.parametrize("kind", list(KINDS))

@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import ModelError
 from .graph import GROUND
 
-__all__ = ["skeleton", "plot_snapshots", "animate"]
+__all__ = ["skeleton", "plot_snapshots", "plot_joints", "animate"]
 
 
 def _body_points(mechanism: Any) -> dict[str, list[np.ndarray]]:
@@ -121,6 +121,24 @@ def plot_snapshots(mechanism: Any, result: Any, times: Sequence[float] | int = 6
             ax.plot(*np.stack([a, b]).T, color="C0" if s < nb else "C2", alpha=alpha, lw=2)
         ax.scatter(*segs[k][:nb, 0].T, color="C1", alpha=alpha, s=12)  # centres of mass
     ax.set_title(f"t = {t[idx[0]]:.3g} … {t[idx[-1]]:.3g} s")
+    return ax
+
+
+def plot_joints(result: Any, joints: Sequence[str], setpoints: Any = None, *,
+                ax: Any = None) -> Any:
+    """Joint coordinates over time (first coordinate of each joint in ``joints``), with
+    dotted lines at ``setpoints`` (a mapping joint → value) where given; returns ``ax``."""
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        ax = Figure(figsize=(6, 4)).add_subplot(1, 1, 1)
+    for name in joints:
+        ax.plot(result.t, result.joint(name)[:, 0], label=name)
+        if setpoints is not None and name in setpoints:
+            ax.axhline(setpoints[name], ls=":", c="k", lw=0.8)
+    ax.set_xlabel("t (s)")
+    ax.set_ylabel("joint coordinate (rad or m)")
+    ax.legend()
     return ax
 
 

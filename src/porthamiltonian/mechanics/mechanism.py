@@ -549,6 +549,16 @@ class MechanismResult:
               else self.pose(lk.parent))
         return lk.section_poses(Hp, xb)
 
+    def tip_deflection(self, link: str) -> np.ndarray:
+        """Displacement (N × 3, m) of the tip section of ``link`` from where the undeformed
+        link would put it, in the axes of its root section (axis 1 along the beam, axis
+        3 along ``up``: column 1 is the deflection in the plane of ``EI₃`` bending)."""
+        lk = self._link(link)[0]
+        P = self.beam_poses(link)
+        root, tip = P[:, 0], P[:, -1]
+        rel = np.einsum("nji,nj->ni", root[:, :3, :3], tip[:, :3, 3] - root[:, :3, 3])
+        return rel - lk.reference_tip[:3, 3]
+
     def node_poses(self, link: str) -> np.ndarray:
         """Inertial poses (N × n_nodes × 4 × 4) of the beam nodes of ``link`` that carry
         momentum — the pose states on which the beam's weight acts (:mod:`.beam_weight`;
