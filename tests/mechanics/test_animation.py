@@ -9,7 +9,7 @@ import pytest
 
 from porthamiltonian import ModelError
 from porthamiltonian.mechanics import Mechanism
-from porthamiltonian.mechanics.animation import animate, plot_snapshots, skeleton
+from porthamiltonian.mechanics.animation import animate, plot_joints, plot_snapshots, skeleton
 
 L1 = 0.9
 
@@ -59,3 +59,13 @@ def test_snapshots_and_bad_requests(swing, tmp_path):
         animate(mech, res, tmp_path / "swing.avi")
     with pytest.raises(ModelError, match="unknown body 'hand'"):
         animate(mech, res, trace="hand")
+
+
+def test_joint_plot_draws_each_joint_and_its_set_point(swing):
+    _, res = swing
+    ax = plot_joints(res, ["shoulder", "elbow"], {"elbow": -0.5})
+    lines = ax.get_lines()
+    assert len(lines) == 3                       # two joints, one set point
+    np.testing.assert_array_equal(lines[0].get_xdata(), res.t)
+    assert lines[0].get_ydata()[0] == pytest.approx(1.0, abs=1e-12)   # q0 of the shoulder
+    assert lines[2].get_ydata()[0] == pytest.approx(-0.5)             # the dotted set point
