@@ -120,3 +120,21 @@ def test_bad_input_is_named():
         lie.exp_se3([1, 2, 3])
     with pytest.raises(ModelError, match="rotation"):
         lie.log_so3(2 * np.eye(3))
+
+
+def test_rotation_angle_and_frame_gap_are_the_exponential_coordinates():
+    """The angle of exp(w̃) is |w| (also for 1e-9 and π − 1e-9, vectorized), and the gap
+    between two frames is that angle and the distance of their origins."""
+    rng = np.random.default_rng(3)
+    axes = rng.standard_normal((5, 3))
+    axes /= np.linalg.norm(axes, axis=1)[:, None]
+    angles = np.array([1e-9, 0.3, 1.7, 3.0, np.pi - 1e-9])
+    R = np.array([lie.exp_so3(t * a) for t, a in zip(angles, axes, strict=True)])
+    np.testing.assert_allclose(lie.rotation_angle(R), angles, rtol=1e-12, atol=1e-15)
+    A = np.array([lie.homogeneous(r, rng.standard_normal(3)) for r in R])
+    d = rng.standard_normal((5, 3))
+    B = A @ np.array([lie.homogeneous(lie.exp_so3(0.2 * a), v)   # moved in A's frame
+                      for a, v in zip(axes, d, strict=True)])
+    gap = lie.frame_gap(A, B)
+    np.testing.assert_allclose(gap[:, 0], 0.2, rtol=1e-12)
+    np.testing.assert_allclose(gap[:, 1], np.linalg.norm(d, axis=1), rtol=1e-12)

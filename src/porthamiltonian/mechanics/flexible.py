@@ -233,11 +233,8 @@ class FlexibleLink:
         anchor frame (rad, m); zero for a link without a child."""
         if self.child is None:
             return np.zeros(2)
-        tip = self.section_poses(H_parent, x)[-1]
-        att = np.asarray(H_child, dtype=float) @ self.tip
-        err = lie.inverse(tip) @ att
-        return np.array([np.linalg.norm(lie.log_so3(err[:3, :3])),
-                         np.linalg.norm(att[:3, 3] - tip[:3, 3])])
+        return lie.frame_gap(self.section_poses(H_parent, x)[-1],
+                             np.asarray(H_child, dtype=float) @ self.tip)
 
 
 def _table(s: np.ndarray, values: np.ndarray) -> Any:

@@ -37,6 +37,7 @@ from ..errors import ModelError
 __all__ = [
     "hat", "vee", "exp_so3", "log_so3", "twist_hat", "twist_vee", "exp_se3", "log_se3",
     "homogeneous", "inverse", "Ad", "ad", "Ad_star", "ad_star",
+    "rotation_angle", "frame_gap",
     "exp_se2", "log_se2", "Ad_se2", "ad_se2", "homogeneous2", "rotation_angle2",
 ]
 
@@ -122,6 +123,25 @@ def log_so3(R: Any) -> np.ndarray:
         r2 = (s / q[0]) ** 2
         return (2.0 / q[0]) * (1 - r2 / 3 + r2 * r2 / 5) * qv
     return 2.0 * np.arctan2(s, q[0]) / s * qv
+
+
+def rotation_angle(R: Any) -> np.ndarray:
+    r"""The angle :math:`\theta \in [0, \pi]` of rotation matrices ``R`` (…, 3, 3):
+    :math:`\mathrm{atan2}(|\mathrm{vee}(R - R^\top)|/2,\ (\mathrm{tr}\,R - 1)/2)`,
+    accurate near 0 and π alike (vectorized; no check that ``R`` is a rotation)."""
+    R = np.asarray(R, dtype=float)
+    axial = np.stack([R[..., 2, 1] - R[..., 1, 2], R[..., 0, 2] - R[..., 2, 0],
+                      R[..., 1, 0] - R[..., 0, 1]], axis=-1)
+    return np.arctan2(0.5 * np.linalg.norm(axial, axis=-1),
+                      0.5 * (np.trace(R, axis1=-2, axis2=-1) - 1.0))
+
+
+def frame_gap(A: Any, B: Any) -> np.ndarray:
+    """``(…, 2)``: the angle (rad) of the rotation between homogeneous frames ``A`` and
+    ``B`` (…, 4, 4) and the distance (m) between their origins (vectorized)."""
+    A, B = np.asarray(A, dtype=float), np.asarray(B, dtype=float)
+    angle = rotation_angle(np.swapaxes(A[..., :3, :3], -1, -2) @ B[..., :3, :3])
+    return np.stack([angle, np.linalg.norm(A[..., :3, 3] - B[..., :3, 3], axis=-1)], axis=-1)
 
 
 # ---------------------------------------------------------------------- se(3), SE(3)

@@ -584,17 +584,9 @@ class MechanismResult:
             nodes = momentum_nodes(self._link(name)[0])[0]
             k = self._link(name)[0].beam.disc.degree
             ends = np.flatnonzero(nodes % k == 0)
-            A = self.node_poses(name)[:, ends]
-            B = self.beam_poses(name)[:, nodes[ends] // k]
-            E = np.swapaxes(B[..., :3, :3], -1, -2) @ A[..., :3, :3]
-            s = 0.5 * np.linalg.norm(np.stack([E[..., 2, 1] - E[..., 1, 2],  # |sin θ|
-                                               E[..., 0, 2] - E[..., 2, 0],
-                                               E[..., 1, 0] - E[..., 0, 1]]), axis=0)
-            c = (np.trace(E, axis1=-2, axis2=-1) - 1) / 2
-            ang = np.arctan2(s, c).max(axis=1, initial=0.0)
-            dist = np.linalg.norm(A[..., :3, 3] - B[..., :3, 3], axis=-1).max(axis=1,
-                                                                             initial=0.0)
-            out = np.maximum(out, np.column_stack([ang, dist]))
+            gap = lie.frame_gap(self.node_poses(name)[:, ends],
+                             self.beam_poses(name)[:, nodes[ends] // k])
+            out = np.maximum(out, gap.max(axis=1, initial=0.0))
         return out
 
     def flexible_residual(self, link: str | None = None) -> np.ndarray:
@@ -608,14 +600,9 @@ class MechanismResult:
             lk, xb = self._link(name)
             if lk.child is None:
                 continue
-            tip = self.beam_poses(name)[:, -1]
             Hc = (np.tile(np.eye(4), (len(self.t), 1, 1)) if lk.child == GROUND
                   else self.pose(lk.child))
-            for k in range(len(self.t)):
-                att = Hc[k] @ lk.tip
-                err = lie.inverse(tip[k]) @ att
-                out[k] = np.maximum(out[k], [np.linalg.norm(lie.log_so3(err[:3, :3])),
-                                             np.linalg.norm(att[:3, 3] - tip[k, :3, 3])])
+            out = np.maximum(out, lie.frame_gap(self.beam_poses(name)[:, -1], Hc @ lk.tip))
         return out
 
     def constraint_residual(self) -> np.ndarray:
