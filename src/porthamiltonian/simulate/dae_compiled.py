@@ -42,6 +42,16 @@ def _dense(A: Any) -> np.ndarray:
     return A.toarray() if sps.issparse(A) else np.asarray(A, dtype=float)
 
 
+def is_identity(E: Any) -> bool:
+    """Whether the (dense or sparse) matrix ``E`` is exactly the square identity,
+    without densifying a sparse one."""
+    if sps.issparse(E):
+        n, m = E.shape
+        return n == m and (sps.csr_matrix(E) - sps.identity(n, format="csr")).count_nonzero() == 0
+    E = np.asarray(E)
+    return E.ndim == 2 and E.shape[0] == E.shape[1] and np.array_equal(E, np.eye(E.shape[0]))
+
+
 class CompiledDescriptor:
     """Fast evaluation of a descriptor PHS (build with ``DescriptorPHS.compile()``).
 

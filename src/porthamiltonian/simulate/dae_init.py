@@ -34,7 +34,7 @@ import numpy as np
 import scipy.optimize as so
 
 from ..errors import ModelError
-from .dae_compiled import CompiledDescriptor, _dense
+from .dae_compiled import CompiledDescriptor, _dense, is_identity
 from .inputs import InputSignal
 
 __all__ = ["consistent_point", "check_constraints", "CONSTRAINT_TOL"]
@@ -47,9 +47,8 @@ class _Pinv:
     """``v = E⁺ r`` (identity fast path; dense pseudo-inverse computed once)."""
 
     def __init__(self, E: Any) -> None:
-        Ed = _dense(E)
-        self.eye = bool(np.array_equal(Ed, np.eye(Ed.shape[0])))
-        self.P = None if self.eye else np.linalg.pinv(Ed)
+        self.eye = is_identity(E)
+        self.P = None if self.eye else np.linalg.pinv(_dense(E))
 
     def __call__(self, r: np.ndarray) -> np.ndarray:
         return r if self.eye else self.P @ r

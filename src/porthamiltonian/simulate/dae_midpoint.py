@@ -52,7 +52,7 @@ import numpy as np
 import scipy.sparse as sps
 
 from .base import StepInfo
-from .dae_compiled import CompiledDescriptor, _dense
+from .dae_compiled import CompiledDescriptor, _dense, is_identity
 from .inputs import InputSignal
 from .newton import Factorization, SimplifiedNewton, newton
 
@@ -92,7 +92,7 @@ class DAEMidpoint:
         # simplified Newton (a step matrix factored at an earlier step, reused while the
         # iteration contracts) for models whose step matrix changes slowly
         # E = I (mechanisms, most circuits): the step residual skips the product E δ
-        self._E = None if _is_identity(model.E) else model.E
+        self._E = None if is_identity(model.E) else model.E
         self._H_last: tuple[np.ndarray, float] | None = None  # H of the last step's end
         self._newton = (SimplifiedNewton(newton_tol, max_newton, refresh_after=REFRESH_AFTER)
                         if simplified_newton else None)
@@ -205,12 +205,3 @@ class DAEMidpoint:
         info = StepInfo(h * supplied, h * dissipated, dH, res.iterations, res.nfev)
         residual = float(np.max(np.abs(m.c(xm, z)), initial=0.0))
         return x_new, mu / h, info, residual
-
-
-def _is_identity(E: Any) -> bool:
-    """Whether the (dense or sparse) square matrix ``E`` is exactly the identity."""
-    if sps.issparse(E):
-        D = sps.csr_matrix(E) - sps.identity(E.shape[0], format="csr")
-        return D.count_nonzero() == 0
-    E = np.asarray(E)
-    return E.ndim == 2 and E.shape[0] == E.shape[1] and np.array_equal(E, np.eye(E.shape[0]))
