@@ -350,8 +350,8 @@ class Mechanism:
                     Ts[m] = Ts[m] + shift
             return Ts
 
-        def state(vel: Mapping[str, Any]) -> np.ndarray:
-            Ts = spatial(vel)
+        def state(Ts: Mapping[str, np.ndarray]) -> np.ndarray:
+            """Body states from the spatial twists ``Ts``."""
             out = []
             for b in self.bodies:
                 T = np.linalg.solve(lie.Ad(P[b]), Ts[b])
@@ -368,11 +368,11 @@ class Mechanism:
             """Velocity constraints, and equal spatial twists at the two ends of every
             undeformed link closing a chain (it starts moving rigidly)."""
             Ts = spatial(vel)
-            return np.concatenate([dae.constraint(self._extend(state(vel), q))]
+            return np.concatenate([dae.constraint(self._extend(state(Ts), q))]
                                   + [Ts[link.child] - Ts[link.parent] for link in links])
 
         free = [jn for jn in graph.tree if jn not in v0 and self.joints[jn].dof > 0]
-        x = state(v0)
+        x = state(spatial(v0))
         if (graph.chords or links) and free:
             dae = self.assemble(q0)
             c0 = closure(v0)
@@ -391,7 +391,7 @@ class Mechanism:
                 vel.setdefault(jn, np.zeros(self.joints[jn].dof))
                 vel[jn] = np.array(vel[jn], dtype=float)
                 vel[jn][i] = s
-            x = state(vel)
+            x = state(spatial(vel))
         return self._extend(x, q)
 
     def _extend(self, x: np.ndarray, q: Mapping[str, Any]) -> np.ndarray:
