@@ -43,9 +43,11 @@ import sympy as sp
 
 from ..dirac import DiracStructure
 from ..errors import CausalityError, NoExplicitFormError
+from ..expr import state_symbol
 from ..interconnection import interconnect
 from ..naming import expand, split_index
 from ..phs import PHS
+from .elements import compliance
 from .graph import JUNCTIONS, Bond, BondGraph, Element
 
 INTERIOR = JUNCTIONS + ("TF", "GY")
@@ -228,15 +230,12 @@ def _storage_system(el: Element, numeric: bool = False) -> PHS:
     """C: ``q̇ = u``, ``y = ∇H``; I: ``ṗ = −u``, ``y = −∇H`` (see the module docstring)."""
     import numpy as np
 
-    from ..expr import state_symbol
-    from .generate import _compliance
-
     sign = 1 if el.kind == "C" else -1
     ports = {"states": el.states, "inputs": expand(f"{el.name}.port", el.dim),
              "outputs": expand(f"{el.name}.out", el.dim), "check": False}
     if "hamiltonian" in el.params:
         return PHS(G=sign * sp.eye(el.dim), hamiltonian=el.params["hamiltonian"], **ports)
-    c = _compliance(el)
+    c = compliance(el)
     if numeric and not c.free_symbols:
         return PHS(G=sign * np.eye(el.dim), Q=np.array(c.inv().tolist(), dtype=float), **ports)
     x = sp.Matrix([state_symbol(s) for s in el.states])

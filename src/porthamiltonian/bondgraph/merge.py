@@ -31,6 +31,7 @@ Duindam et al. 2009, on resolving derivative causality).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -39,17 +40,11 @@ import sympy as sp
 
 from ..descriptor import DescriptorPHS
 from ..errors import NoExplicitFormError
+from ..expr import state_symbol
 from ..naming import split_index
 from ..phs import PHS
-from .generate import (
-    HamiltonianData,
-    LinearMap,
-    _build,
-    _compliance,
-    _first,
-    port_kinds,
-    split,
-)
+from .elements import HamiltonianData, compliance
+from .linear_map import LinearMap, explicit_phs, port_kinds, split
 
 
 def rate_name(state: str) -> str:
@@ -131,13 +126,14 @@ def descriptor(lm: LinearMap, H: HamiltonianData) -> DescriptorPHS:
     return model
 
 
-def merged(lm: LinearMap, report: Any) -> PHS:
-    """The explicit PHS after merging the dependent storages (module docstring)."""
-    from ..expr import state_symbol
+def merged(lm: LinearMap, derivative: Sequence[str], why: str) -> PHS:
+    """The explicit PHS after merging the dependent storages (module docstring).
 
+    ``derivative``: the storages the causal analysis put in derivative causality;
+    ``why``: its finding, quoted in the messages.
+    """
     blk = _blocks(lm)
     bg = lm.graph
-    why = _first(report.messages)
     nonlinear = [el.name for el in bg.storages() if "hamiltonian" in el.params]
     coupling = blk["a_d"]
     modulated = lm.exact and bool(sp.Matrix(coupling).free_symbols
@@ -146,12 +142,12 @@ def merged(lm: LinearMap, report: Any) -> PHS:
         reason = (f"the storages {', '.join(nonlinear)} are nonlinear" if nonlinear else
                   "the coupling between them depends on the state (a modulated element)")
         raise NoExplicitFormError(
-            f"dependent storages {', '.join(report.derivative)} ({why}); they cannot be merged "
+            f"dependent storages {', '.join(derivative)} ({why}); they cannot be merged "
             f"into one state because {reason}. Use bondgraph.to_descriptor() for the "
             "constrained model, or add a compliance/resistance between the coupled storages")
     comp = {s: None for s in lm.states}
     for el in bg.storages():
-        c = _compliance(el)
+        c = compliance(el)
         for k, s in enumerate(el.states):
             comp[s] = (el, k, c)
     a, d = lm.integral, lm.dependent
@@ -182,7 +178,7 @@ def merged(lm: LinearMap, report: Any) -> PHS:
         Qr = np.linalg.inv(Cr)
         Qr = (Qr + Qr.T) / 2
         mats = {k: sps.csr_matrix(A) for k, A in mats.items()}
-        sys = _build(bg, mats, HamiltonianData(None, sps.csr_matrix(Qr)), a, lm.inputs)
+        sys = explicit_phs(bg, mats, HamiltonianData(None, sps.csr_matrix(Qr)), a, lm.inputs)
     meaning = {}
     for i, s in enumerate(a):
         combo = xa[i] - sum((sp.nsimplify(coupling[i, j]) if not lm.exact else coupling[i, j])
@@ -192,6 +188,6 @@ def merged(lm: LinearMap, report: Any) -> PHS:
     sys.merged = meaning  # type: ignore[attr-defined]
     stands = "; ".join(f"state {s} now stands for {m}" for s, m in meaning.items())
     sys.reduction = (  # type: ignore[attr-defined]
-        f"merged the dependent storage(s) {', '.join(report.derivative)} ({why}): {stands}"
+        f"merged the dependent storage(s) {', '.join(derivative)} ({why}): {stands}"
     )
     return sys
