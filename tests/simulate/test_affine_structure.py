@@ -10,7 +10,7 @@ from scipy.integrate import solve_ivp
 
 from porthamiltonian import PHS, ModelError
 from porthamiltonian.simulate import FunctionPHS, simulate
-from porthamiltonian.simulate.affine import AffineMatrix
+from porthamiltonian.compiled.affine import AffineMatrix
 
 INERTIA = np.array([1.0, 2.0, 3.0])  # kg·m²
 

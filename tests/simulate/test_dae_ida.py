@@ -18,7 +18,7 @@ from test_dae_models import (
 
 from porthamiltonian import ModelError
 from porthamiltonian.simulate import simulate
-from porthamiltonian.simulate.ida import solve_ida
+from porthamiltonian.simulate.linalg.sundials import solve_ida
 
 
 def test_missing_scikit_sundae_says_how_to_install_it(monkeypatch):

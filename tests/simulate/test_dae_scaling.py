@@ -11,8 +11,8 @@ import sympy as sp
 
 from porthamiltonian.descriptor import DescriptorPHS
 from porthamiltonian.simulate import simulate
-from porthamiltonian.simulate.dae_init import consistent_point
-from porthamiltonian.simulate.inputs import make_signal
+from porthamiltonian.simulate.dae.initialize import consistent_point
+from porthamiltonian.simulate.problem.inputs import make_signal
 
 G = 9.81
 MASSES, LENGTHS, ANGLES = (1e-6, 1e6), (1.0, 1.0), (0.3, -0.7)

@@ -1,4 +1,4 @@
-"""The block path of LTI systems (:mod:`porthamiltonian.simulate.lti`) takes the same
+"""The block path of LTI systems (:mod:`porthamiltonian.simulate.ode.lti`) takes the same
 steps as the general step-by-step loop: same states, same per-step work and dissipation
 (the general loop is forced by an event function that never fires)."""
 

@@ -108,7 +108,7 @@ def test_adaptive_when_no_dt_anywhere(tmp_path):
 def test_progress_bar_draws_on_a_terminal_only():
     import io
 
-    from porthamiltonian.simulate.progress import ProgressBar
+    from porthamiltonian.simulate.output.progress import ProgressBar
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:

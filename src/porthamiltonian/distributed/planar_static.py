@@ -27,7 +27,7 @@ import scipy.sparse as sps
 import scipy.sparse.linalg as spla
 
 from ..errors import ModelError, SimulationError
-from ..simulate.run import named_vector
+from ..simulate.problem.problem import named_vector
 
 __all__ = ["static_equilibrium"]
 

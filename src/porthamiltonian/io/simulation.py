@@ -124,7 +124,7 @@ def event_function(spec: EventSpec, model: Any, system: Any, u: Any = None,
     are only known now); outputs :math:`y = (G+P)^\top\nabla H + (M+S)u` and inputs are
     evaluated with the input signal ``u`` (as given to ``simulate``).
     """
-    from ..simulate.inputs import make_signal
+    from ..simulate.problem.inputs import make_signal
 
     names = event_names(model.symbols, system.states, system.inputs, system.outputs)
     expr = parse_event(spec, names).xreplace(model.parameter_values())
@@ -170,7 +170,7 @@ def _used(free: set[sp.Basic], names: Sequence[str], prefix: str) -> list[str]:
 
 def _modulation(spec: tuple) -> Any:
     """A checked ``simulate.modulation`` entry (io.simulate_section) as a signal."""
-    from ..simulate.modulation import PiecewiseConstant, pwm
+    from ..simulate.problem.modulation import PiecewiseConstant, pwm
 
     if spec[0] == "pwm":
         _, period, duty, t0 = spec

@@ -22,7 +22,7 @@ import pathlib
 from typing import Any
 
 from ..errors import ModelError
-from ..simulate.tabulated import Tabulated
+from ..simulate.problem.tabulated import Tabulated
 from .schema import Checker, KeyPath
 
 __all__ = ["TABLE_KEYS", "check_table"]

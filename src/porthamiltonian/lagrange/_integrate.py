@@ -194,7 +194,7 @@ def _rank_event(A_f, n: int, y: np.ndarray):
 def _ida(sys: LagrangeDiracSystem, solve, M_f, r_f, P_f, y0: np.ndarray, t_end: float,
          t_eval: np.ndarray, rtol: float, atol: float) -> tuple[np.ndarray, np.ndarray]:
     r"""The same reduced equations as an index-1 DAE for SUNDIALS IDA
-    (:func:`porthamiltonian.simulate.ida.solve_ida`): unknowns ``(q, v, λ, W)``,
+    (:func:`porthamiltonian.simulate.linalg.sundials.solve_ida`): unknowns ``(q, v, λ, W)``,
 
     .. math::  \dot q − v = 0,\quad M(q, v) [\dot v; λ] − r(q, v, t) = 0,\quad
                \dot W − ⟨F, v⟩ = 0,
@@ -202,7 +202,7 @@ def _ida(sys: LagrangeDiracSystem, solve, M_f, r_f, P_f, y0: np.ndarray, t_end: 
     with ``λ`` algebraic.  Consistent ``(y0, ẏ0)`` come from the linear solve at
     ``t = 0``.
     """
-    from ..simulate.ida import solve_ida
+    from ..simulate.linalg.sundials import solve_ida
 
     n, m = sys.n, sys.m
     q0, v0 = y0[:n], y0[n:2 * n]

@@ -18,7 +18,7 @@ generalized energy ``E = ⟨p, v⟩ − L``), and one input ``F_<q_i>`` per coor
 which ``g`` acts (``G`` its unit column; the output is the velocity ``q̇_i``, so
 ``u y`` is the power supplied).  Degenerate ``M`` (charges of capacitors, massless
 points of a torn system) gives a singular ``E``: algebraic states that the
-foundation's DAE simulators handle (:mod:`porthamiltonian.simulate.dae_run`).
+foundation's DAE simulators handle (:mod:`porthamiltonian.simulate.dae.loop`).
 """
 
 from __future__ import annotations

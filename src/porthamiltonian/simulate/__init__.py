@@ -1,25 +1,41 @@
 """Structure-preserving simulation of port-Hamiltonian systems.
 
-``simulate(system, t_span, x0, u=..., method=...)`` returns a :class:`SimulationResult`.
-Methods (one module each): implicit midpoint (:mod:`.midpoint`), Gonzalez discrete
-gradient and AVF (:mod:`.discrete_gradient`), Gauss–Legendre collocation
-(:mod:`.gauss`), RK4 (:mod:`.explicit`) and :func:`scipy.integrate.solve_ivp`
-(:mod:`.scipy_ivp`).  See ``docs/simulation.md``.
+``simulate(system, t_span, x0, u=..., method=...)`` returns a :class:`SimulationResult`
+(a :class:`DAEResult` for a descriptor system).  The package is arranged by job:
+
+- :mod:`.run` — :func:`simulate`, the one entry point; :mod:`.options` — the one set of
+  options (:class:`SimulationOptions`); :mod:`.registry` — ``METHODS = {name: class}``;
+  :mod:`.method` — the method contract (:class:`Method`, :class:`StepInfo`);
+- :mod:`.problem` — what is simulated: the problem (:mod:`.problem.problem`), the
+  dynamics of an ODE, inputs and tabulated signals, modulation, events;
+- :mod:`.ode` — one-step methods for explicit systems (midpoint, discrete gradients,
+  Gauss–Legendre, RK4), their stepping loop and LTI block loop, and SciPy's ``solve_ivp``;
+- :mod:`.dae` — descriptor systems: consistent initialization, the structure-preserving
+  midpoint / discrete-gradient step, its loop, and SUNDIALS IDA;
+- :mod:`.linalg` — Newton's method and LU factorizations, the SUNDIALS wrapper;
+- :mod:`.output` — recorder, results, failures, plots and the progress bar.
+
+See ``docs/simulation.md`` and ``docs/simulation-dae.md``.
 """
 
 from __future__ import annotations
 
-from .affine import AffineMatrix
+from ..compiled.affine import AffineMatrix
+from ..functional import FunctionPHS
 from .closed_loop import simulate_feedback
-from .dae_result import DAEResult
-from .functional import FunctionPHS
-from .ida import IDASolution, solve_ida
-from .modulation import PWM, PiecewiseConstant, pwm
-from .result import SimulationResult
-from .run import METHODS, simulate
-from .scipy_ivp import SCIPY_METHODS
-from .tabulated import Tabulated
+from .linalg.sundials import IDASolution, solve_ida
+from .method import Method, StepInfo
+from .ode.base import OneStepMethod
+from .ode.scipy_ivp import SCIPY_METHODS
+from .options import SimulationOptions
+from .output.dae_result import DAEResult
+from .output.result import SimulationResult
+from .problem.modulation import PWM, PiecewiseConstant, pwm
+from .problem.tabulated import Tabulated
+from .registry import METHODS, register_method
+from .run import simulate
 
-__all__ = ["simulate", "SimulationResult", "METHODS", "SCIPY_METHODS", "PiecewiseConstant",
-           "PWM", "pwm", "Tabulated", "simulate_feedback", "FunctionPHS", "DAEResult",
+__all__ = ["simulate", "SimulationResult", "DAEResult", "SimulationOptions", "METHODS",
+           "SCIPY_METHODS", "register_method", "Method", "OneStepMethod", "StepInfo",
+           "PiecewiseConstant", "PWM", "pwm", "Tabulated", "simulate_feedback", "FunctionPHS",
            "solve_ida", "IDASolution", "AffineMatrix"]

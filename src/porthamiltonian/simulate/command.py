@@ -26,10 +26,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError, SimulationError
-from .progress import ProgressBar
-from .result import SimulationResult
-from .run import METHODS, is_dae, simulate
-from .scipy_ivp import SCIPY_METHODS
+from .output.progress import ProgressBar
+from .output.result import SimulationResult
+from .problem.problem import problem_kind
+from .registry import METHODS
+from .run import simulate
 
 __all__ = ["add_arguments", "run_command"]
 
@@ -40,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--t-end", type=float, help="end time in s (default: simulate.t_end)")
     p.add_argument("--dt", type=float,
                    help="fixed step in s (default: simulate.dt; without one, adaptive steps)")
-    p.add_argument("--method", help=f"one of {', '.join(METHODS + SCIPY_METHODS)} "
+    p.add_argument("--method", help=f"one of {', '.join(METHODS)} "
                    "(default: simulate.method or midpoint)")
     p.add_argument("--rtol", type=float, default=1e-6,
                    help="relative local error tolerance of adaptive steps (default 1e-6)")
@@ -61,9 +62,9 @@ def run_command(args: argparse.Namespace) -> int:
     if args.out and pathlib.Path(args.out).suffix.lower() not in (".csv", ".json"):
         raise ModelError(f"--out {args.out}: give a file ending in .csv or .json")
     method = args.method
-    if method is not None and method not in METHODS + SCIPY_METHODS:
+    if method is not None and method not in METHODS:
         raise ModelError(f"unknown method {method!r}; choose one of "
-                         f"{', '.join(METHODS + SCIPY_METHODS)}")
+                         f"{', '.join(METHODS)}")
     if args.save_every < 1:
         raise ModelError(f"--save-every must be a positive integer, got {args.save_every}")
     model = load_model(args.model)
@@ -73,7 +74,7 @@ def run_command(args: argparse.Namespace) -> int:
     # a CSV file is streamed, unless the plot needs the series or the system is a DAE
     # (whose driver keeps the multipliers beside the series)
     stream = args.out if args.out and args.out.lower().endswith(".csv") and not args.plot \
-        and not is_dae(system) else None
+        and problem_kind(system) != "dae" else None
     bar = None if args.no_progress else ProgressBar(*run["t_span"])
     try:
         res = simulate(system, **run, rtol=args.rtol, atol=args.atol,

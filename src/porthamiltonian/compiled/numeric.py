@@ -66,6 +66,14 @@ class NumericPHS:
         self._jac_rhs: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
         self.A = self.B = self.C = self.D = self.Q = None
 
+    #: a compiled explicit PHS is simulated as an ODE (:mod:`.protocol`)
+    problem_kind = "ode"
+
+    @property
+    def constant_matrices(self) -> dict[str, Any]:
+        """``{name: matrix}`` for those of ``J R G P M S`` that do not depend on the state."""
+        return self._const
+
     # -- construction -------------------------------------------------------------
     @classmethod
     def from_linear(cls, mats: dict[str, Any], Q: Any) -> NumericPHS:

@@ -15,14 +15,13 @@ from typing import Any
 import numpy as np
 import scipy.integrate as si
 
-from ..errors import SimulationError
-from .base import Dynamics
-from .events import EventSet, scipy_events
-from .recorder import Recorder
+from ...errors import SimulationError
+from ..method import Method
+from ..output.recorder import Recorder
+from ..problem.dynamics import Dynamics
+from ..problem.events import EventSet, scipy_events
 
-__all__ = ["SCIPY_METHODS", "solve_scipy", "run_scipy", "trapezoid_interval"]
-
-SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
+__all__ = ["SCIPY_METHODS", "ScipyMethod", "solve_scipy", "run_scipy", "trapezoid_interval"]
 
 
 #: ``(t, H, supplied power, dissipated power)`` at an output point
@@ -65,7 +64,12 @@ def solve_scipy(
     if method in ("Radau", "BDF", "LSODA"):
         if dyn.affine:
             A = dyn.num.A
-            kw["jac"] = A.toarray() if method == "LSODA" and hasattr(A, "toarray") else A
+            if method == "LSODA":  # dense, and a callable: SciPy 1.17's LSODA tests an
+                # array Jacobian for truth ("solver.jac or ...") and fails
+                A = A.toarray() if hasattr(A, "toarray") else np.asarray(A)
+                kw["jac"] = lambda t, x, A=A: A
+            else:
+                kw["jac"] = A
         else:
             def jac(t: float, x: np.ndarray) -> Any:
                 J = dyn.jac(t, x, dyn.u(t, x))
@@ -141,3 +145,39 @@ def run_scipy(
         res.t_events = [np.array(v, dtype=float) for v in t_ev]
         res.x_events = [np.array(v, dtype=float).reshape(len(v), dyn.n) for v in x_ev]
     return res
+
+
+class ScipyMethod(Method):
+    """A :func:`scipy.integrate.solve_ivp` method; subclasses name it (``name``).
+
+    ``dt`` (default ``(t1 − t0)/1000``) is the output grid, ``rtol``/``atol`` the
+    solver's tolerances; the run is split at switching instants (``breakpoints``).
+    ``order`` is the order of the solver's propagated solution (for BDF and LSODA, the
+    largest order they use).
+    """
+
+    energy = "none"
+
+    @classmethod
+    def solve(cls, problem: Any, options: Any) -> Any:
+        t0, t1 = problem.t_span
+        dyn = problem.dynamics
+        rec = Recorder(dyn, problem.states, problem.inputs, problem.outputs, cls.name,
+                       stream=options.stream)
+        h_out = options.dt if options.dt is not None else (t1 - t0) / 1000.0
+        return run_scipy(dyn, rec, cls.name, (t0, t1), problem.x0, h_out, options.t_eval,
+                         options.save_every, options.rtol, options.atol, problem.breakpoints,
+                         problem.events)
+
+
+def _scipy_method(name: str, order: int) -> type[ScipyMethod]:
+    return type(name, (ScipyMethod,), {"name": name, "order": order, "__module__": __name__,
+                                       "__doc__": f"SciPy's {name} (solve_ivp)."})
+
+
+#: the ``solve_ivp`` methods, as registered method classes
+SCIPY_CLASSES: tuple[type[ScipyMethod], ...] = tuple(
+    _scipy_method(name, order) for name, order in
+    (("RK45", 5), ("DOP853", 8), ("Radau", 5), ("BDF", 5), ("LSODA", 12), ("RK23", 3)))
+#: their names
+SCIPY_METHODS = tuple(c.name for c in SCIPY_CLASSES)

@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 import scipy.optimize as so
 
-from ..errors import ModelError
-from .dae_compiled import CompiledDescriptor, _dense, is_identity
-from .inputs import InputSignal
+from ...compiled.descriptor import CompiledDescriptor, _dense, is_identity
+from ...errors import ModelError
+from ..problem.inputs import InputSignal
 
 __all__ = ["consistent_point", "check_constraints", "CONSTRAINT_TOL"]
 

@@ -51,15 +51,12 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
-from .base import StepInfo
-from .dae_compiled import CompiledDescriptor, _dense, is_identity
-from .inputs import InputSignal
-from .newton import Factorization, SimplifiedNewton, newton
+from ...compiled.descriptor import CompiledDescriptor, _dense, is_identity
+from ..linalg.newton import Factorization, SimplifiedNewton, newton
+from ..method import StepInfo
+from ..problem.inputs import InputSignal
 
-__all__ = ["DAEMidpoint", "DAE_METHODS"]
-
-#: One-step methods for descriptor systems (besides ``"ida"``).
-DAE_METHODS = ("midpoint", "discrete_gradient")
+__all__ = ["DAEMidpoint"]
 
 _EPS13 = np.finfo(float).eps ** (1.0 / 3.0)
 #: simplified Newton: iterations of a solve beyond which the step matrix is re-factored
@@ -96,6 +93,19 @@ class DAEMidpoint:
         self._H_last: tuple[np.ndarray, float] | None = None  # H of the last step's end
         self._newton = (SimplifiedNewton(newton_tol, max_newton, refresh_after=REFRESH_AFTER)
                         if simplified_newton else None)
+
+    @classmethod
+    def create(cls, model: CompiledDescriptor, signal: InputSignal, options: Any, *,
+               discrete_gradient: bool) -> DAEMidpoint:
+        """The step with the Newton settings of ``options``
+        (:class:`~..options.SimulationOptions`); ``simplified_newton=None`` there takes the
+        model's preference (its ``simplified_newton`` attribute, else ``False``)."""
+        simplified = options.simplified_newton
+        if simplified is None:
+            simplified = bool(getattr(model, "simplified_newton", False))
+        return cls(model, signal, discrete_gradient=discrete_gradient,
+                   newton_tol=options.newton_tol, max_newton=options.max_newton,
+                   simplified_newton=bool(simplified))
 
     # ------------------------------------------------------------------ efforts
     def effort(self, x: np.ndarray, d: np.ndarray, jac: bool = True) -> tuple[np.ndarray, Any]:

@@ -57,7 +57,10 @@ class Factorization:
 
     def __init__(self, A: Any) -> None:
         if sps.issparse(A):
-            self._lu = spla.splu(sps.csc_matrix(A))
+            try:
+                self._lu = spla.splu(sps.csc_matrix(A))
+            except RuntimeError as err:  # SuperLU's "Factor is exactly singular"
+                raise NewtonFailure(f"singular step Jacobian ({err})") from None
             self._sparse = True
         else:
             A = np.asarray(A)

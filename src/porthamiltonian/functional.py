@@ -42,9 +42,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
-from ..compiled import NumericPHS
-from ..errors import ModelError
-from .affine import AffineMatrix
+from .compiled import NumericPHS
+from .errors import ModelError
+from .compiled.affine import AffineMatrix
 
 __all__ = ["FunctionPHS"]
 
@@ -69,6 +69,9 @@ class FunctionPHS:
 
     symbolic = False
 
+    #: simulated as an ODE (:mod:`porthamiltonian.compiled.protocol`)
+    problem_kind = "ode"
+
     def __init__(
         self, J: Any = None, R: Any = None, G: Any = None, P: Any = None, M: Any = None,
         S: Any = None, *, energy: Callable[[np.ndarray], float],
@@ -77,7 +80,7 @@ class FunctionPHS:
         inputs: Sequence[str] | None = None, outputs: Sequence[str] | None = None,
         check: bool = True,
     ) -> None:
-        from ..phs import PHS
+        from .phs import PHS
 
         for name, f in (("energy", energy), ("gradient", gradient), ("hessian", hessian)):
             if not callable(f):

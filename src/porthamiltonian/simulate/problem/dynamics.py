@@ -1,5 +1,5 @@
-r"""What every one-step method shares: the dynamics of a compiled PHS with its input,
-the per-step energy bookkeeping (:class:`StepInfo`) and the :class:`Method` protocol.
+r"""The dynamics of an ODE problem: a compiled PHS together with its input signal (and
+the piecewise-constant modulation in force), as every one-step method evaluates it.
 
 For a PHS :math:`\dot x = (J-R)(x)\,z + (G-P)(x)\,u` with effort :math:`z = \nabla H(x)`,
 :meth:`Dynamics.port_powers` gives the supplied power :math:`u^\top y` with
@@ -11,49 +11,15 @@ makes their discrete power balance exact (Gonzalez 1996; Celledoni et al. 2017).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sps
 
-from ..compiled import NumericPHS
+from ...compiled import NumericPHS
 from .inputs import InputSignal
 
-__all__ = ["Dynamics", "StepInfo", "Method"]
-
-
-@dataclass
-class StepInfo:
-    """Energy bookkeeping of one step of length ``h`` (s), as the method computes it.
-
-    Attributes
-    ----------
-    supplied:
-        :math:`\\int u^\\top y\\,dt` over the step (J), by the method's own quadrature.
-    dissipated:
-        :math:`\\int d\\,dt` over the step (J), ``≥ 0``.
-    delta_H:
-        :math:`H(x_{k+1}) - H(x_k)` (J); for quadratic :math:`H = \\tfrac12 x^\\top Q x`
-        computed as :math:`\\bar x^\\top Q (x_{k+1}-x_k)` (the same number without the
-        cancellation of two large energies).
-    newton_iterations, nfev:
-        Work done (Newton iterations; right-hand-side evaluations).
-    """
-
-    supplied: float
-    dissipated: float
-    delta_H: float
-    newton_iterations: int = 0
-    nfev: int = 0
-
-
-class Method(Protocol):
-    """A one-step method: ``step(t, x, h) -> (x_new, info)``; ``t``, ``h`` in s."""
-
-    name: str
-
-    def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]: ...
+__all__ = ["Dynamics"]
 
 
 class Dynamics:
@@ -91,9 +57,9 @@ class Dynamics:
         r""":math:`(J-R)(x)\,z + (G-P)(x)\,u` for a given effort ``z``."""
         num = self.num
         if self._constant is None or self._constant[0] is not num:
-            const = all(k in num._const for k in ("J", "R", "G", "P"))
-            self._constant = (num, (num._const["J"] - num._const["R"],
-                                    num._const["G"] - num._const["P"]) if const else None)
+            c = num.constant_matrices
+            const = all(k in c for k in ("J", "R", "G", "P"))
+            self._constant = (num, (c["J"] - c["R"], c["G"] - c["P"]) if const else None)
         if self._constant[1] is not None:
             JR, GP = self._constant[1]
         else:

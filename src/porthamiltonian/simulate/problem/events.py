@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import brentq
 
-from ..errors import ModelError
+from ...errors import ModelError
 
 __all__ = ["EventSet", "hermite"]
 

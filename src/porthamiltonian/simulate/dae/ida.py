@@ -23,14 +23,16 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError, SimulationError
-from .dae_compiled import CompiledDescriptor, _dense
-from .ida import solve_ida
-from .inputs import InputSignal
-from .recorder import Recorder
-from .scipy_ivp import Point, trapezoid_interval
+from ...compiled.descriptor import CompiledDescriptor, _dense
+from ...errors import ModelError, SimulationError
+from ..linalg.sundials import solve_ida
+from ..method import Method
+from ..ode.scipy_ivp import Point, trapezoid_interval
+from ..output.recorder import Recorder
+from ..problem.inputs import InputSignal
+from .loop import prepare_dae
 
-__all__ = ["run_ida"]
+__all__ = ["run_ida", "IDA"]
 
 
 def _algebraic_indices(model: CompiledDescriptor) -> list[int]:
@@ -97,3 +99,20 @@ def _record(model: CompiledDescriptor, rec: Recorder, series: Any, sol: Any) -> 
             rec, nfev=sol.nfev, message=msg, success=False))
     return series.result(rec, nsteps=int(sol.t.size - 1), nfev=sol.nfev,
                          message=sol.message)
+
+
+class IDA(Method):
+    """SUNDIALS IDA (variable order BDF, ``pip install "porthamiltonian[dae]"``) on a
+    descriptor PHS; ``rtol``/``atol`` are its tolerances, ``dt`` the output grid."""
+
+    name = "ida"
+    order = 5
+    problems = frozenset({"dae"})
+    energy = "none"
+
+    @classmethod
+    def solve(cls, problem: Any, options: Any) -> Any:
+        run = prepare_dae(problem, options, cls.name)
+        return run_ida(problem.compiled, problem.signal, run.rec, run.series,
+                       problem.t_span[0], run.output_times(), run.x, run.lam, run.xdot,
+                       options.rtol, options.atol)

@@ -44,27 +44,31 @@ approximation that only slows Newton slightly).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sps
 
-from .base import Dynamics, StepInfo
+from ..dae.midpoint import DAEMidpoint
+from ..linalg.newton import SimplifiedNewton
+from ..method import StepInfo
+from ..problem.dynamics import Dynamics
+from .base import OneStepMethod
 from .midpoint import Midpoint, identity_minus
-from .newton import SimplifiedNewton
 
 __all__ = ["DiscreteGradient", "AVF"]
 
 
-class _DiscreteGradientMethod:
+class _DiscreteGradientMethod(OneStepMethod):
     """Common Newton step of the discrete-gradient methods; subclasses give ``dgrad``."""
 
-    name = ""
     order = 2
+    energy = "any"
 
     def __init__(self, dyn: Dynamics, *, nodes: int = 6, newton_tol: float = 1e-12,
                  max_newton: int = 20) -> None:
-        self.dyn = dyn
+        super().__init__(dyn, newton_tol=newton_tol, max_newton=max_newton)
         # Gauss–Legendre rule on [0, 1] for the integrals of ∇H along the step
         s, w = np.polynomial.legendre.leggauss(max(1, int(nodes)))
         self._s, self._w = 0.5 * (s + 1.0), 0.5 * w
@@ -73,6 +77,18 @@ class _DiscreteGradientMethod:
         self._newton = SimplifiedNewton(newton_tol, max_newton)
         self._last: tuple[float, np.ndarray, float, np.ndarray] | None = None
         self._prev_d: np.ndarray | None = None
+
+    @classmethod
+    def create(cls, problem: Any, options: Any) -> OneStepMethod:
+        """The step with as many quadrature nodes as make the integrals of ∇H exact for
+        a polynomial H of the model's degree (6 otherwise)."""
+        return cls(problem.dynamics, nodes=avf_nodes(hamiltonian_degree(problem.system)),
+                   newton_tol=options.newton_tol, max_newton=options.max_newton)
+
+    def lti_block(self) -> Callable[..., Any] | None:
+        """For quadratic H the discrete gradient is the midpoint effort: the midpoint
+        rule's LTI block stepper."""
+        return self._midpoint.lti_block()
 
     def dgrad(self, x: np.ndarray, d: np.ndarray,
               derivative: bool = True) -> tuple[np.ndarray, Any]:
@@ -111,7 +127,7 @@ class _DiscreteGradientMethod:
         if not sps.issparse(JR):
             return None
         step = JR @ Dz
-        if any(k not in num._const for k in ("J", "R", "G", "P")):
+        if any(k not in num.constant_matrices for k in ("J", "R", "G", "P")):
             jac, hess = dyn.jac(tm, xm, um), num.hessian(xm)
             if not (sps.issparse(jac) and sps.issparse(hess)):
                 return None
@@ -158,6 +174,9 @@ class DiscreteGradient(_DiscreteGradientMethod):
     """Gonzalez's midpoint discrete gradient (order 2, exact energy balance for any H)."""
 
     name = "discrete_gradient"
+    problems = frozenset({"ode", "dae"})
+    dae_step = staticmethod(lambda model, signal, options: DAEMidpoint.create(
+        model, signal, options, discrete_gradient=True))
 
     def dgrad(self, x: np.ndarray, d: np.ndarray,
               derivative: bool = True) -> tuple[np.ndarray, Any]:
@@ -212,3 +231,16 @@ def avf_nodes(degree: int | None) -> int:
     if degree is None:
         return 6
     return max(1, math.ceil(degree / 2))
+
+
+def hamiltonian_degree(system: Any) -> int | None:
+    """Total degree of a symbolic polynomial H (``None`` if H is not a polynomial); a
+    numeric model reports its own ``degree`` (2 for quadratic H)."""
+    if not getattr(system, "symbolic", False):
+        return getattr(system, "degree", 2)
+    import sympy as sp
+
+    try:
+        return int(sp.Poly(system.hamiltonian, *system.state_symbols).total_degree())
+    except (sp.PolynomialError, sp.GeneratorsNeeded, ValueError):
+        return None

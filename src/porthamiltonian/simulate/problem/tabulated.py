@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError
+from ...errors import ModelError
 
 __all__ = ["Tabulated"]
 

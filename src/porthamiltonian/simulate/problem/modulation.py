@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..compiled import NumericPHS
-from ..errors import ModelError, StructureError
-from ..structure import DEFAULT_TOL, check_psd, check_skew
+from ...compiled import NumericPHS
+from ...errors import ModelError, StructureError
+from ...structure import DEFAULT_TOL, check_psd, check_skew
 
 __all__ = ["PiecewiseConstant", "PWM", "pwm", "ModulatedCompilation", "Modulation"]
 

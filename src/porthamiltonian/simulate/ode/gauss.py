@@ -30,35 +30,53 @@ n, each factored once per step size (Hairer & Wanner, *Solving ODEs II*, §IV.8)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sps
 
-from .base import Dynamics, StepInfo
+from ..linalg.newton import Factorization, SimplifiedNewton, cached_factorization
+from ..method import StepInfo
+from ..problem.dynamics import Dynamics
+from .base import OneStepMethod
 from .gauss_coefficients import STAGES, decoupling, gauss_tableau
+from .lti import gauss_block
 from .midpoint import identity_minus
-from .newton import Factorization, SimplifiedNewton, cached_factorization
 
-__all__ = ["Gauss", "gauss_tableau", "STAGES"]
+__all__ = ["Gauss", "GAUSS_METHODS", "gauss_tableau", "STAGES"]
 
 
-class Gauss:
-    """``s``-stage Gauss–Legendre collocation (s = 1, …, 6); see the module docstring."""
+class Gauss(OneStepMethod):
+    """``s``-stage Gauss–Legendre collocation (s = 1, …, 6); see the module docstring.
+
+    The registry holds one subclass per ``s`` (``gauss1`` … ``gauss6``, with ``stages``
+    set); ``Gauss(dyn, s)`` builds the ``s``-stage method directly."""
+
+    energy = "quadratic"
+    #: number of stages of the registered subclasses
+    stages: int = 0
 
     def __init__(
-        self, dyn: Dynamics, s: int, *, newton_tol: float = 1e-12, max_newton: int = 20
+        self, dyn: Dynamics, s: int | None = None, *, newton_tol: float = 1e-12,
+        max_newton: int = 20
     ) -> None:
+        s = type(self).stages if s is None else s
         if s not in STAGES:
             raise ValueError("Gauss–Legendre collocation is provided for s = 1, …, 6")
-        self.dyn, self.s = dyn, s
-        self.name, self.order = f"gauss{s}", 2 * s
+        super().__init__(dyn, newton_tol=newton_tol, max_newton=max_newton)
+        self.s = s
+        self.name, self.order = f"gauss{s}", 2 * s  # type: ignore[misc]
         self.A, self.b, self.c = gauss_tableau(s)
         #: LTI stage decoupling (:mod:`.gauss_coefficients`)
         self.decoupled = decoupling(s)
         self.newton_tol, self.max_newton = newton_tol, max_newton
         self._newton = SimplifiedNewton(newton_tol, max_newton)
         self._lu: dict[tuple[float, Any], Factorization] = {}
+
+    def lti_block(self) -> Callable[..., Any] | None:
+        """The Gauss block stepper of :mod:`.lti` when the step equations are affine."""
+        return (lambda *a: gauss_block(self, *a)) if self.dyn.affine else None
 
     def _stages(self, x: np.ndarray, K: np.ndarray, h: float) -> np.ndarray:
         return x[None, :] + h * (self.A @ K)
@@ -146,3 +164,13 @@ class Gauss:
         real = self.decoupled.real[r]
         return cached_factorization(self._lu, (h, self.dyn.key, r),
                                     lambda: identity_minus(h * (lam.real if real else lam), A))
+
+
+def _registered(s: int) -> type[Gauss]:
+    return type(f"Gauss{s}", (Gauss,), {
+        "name": f"gauss{s}", "order": 2 * s, "stages": s, "__module__": __name__,
+        "__doc__": f"{s}-stage Gauss–Legendre collocation (order {2 * s})."})
+
+
+#: the registered ``gauss1`` … ``gauss6`` methods
+GAUSS_METHODS: tuple[type[Gauss], ...] = tuple(_registered(s) for s in STAGES)

@@ -41,9 +41,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
-from .base import Dynamics
-from .gauss import Gauss
-from .midpoint import Midpoint
+from ..problem.dynamics import Dynamics
 
 __all__ = ["midpoint_block", "gauss_block", "BLOCK_STEPS"]
 
@@ -65,7 +63,7 @@ def _rows(M: Any, X: np.ndarray) -> np.ndarray:
 
 
 def midpoint_block(
-    stepper: Midpoint, dyn: Dynamics, x: np.ndarray, times: np.ndarray, h: float,
+    stepper: Any, dyn: Dynamics, x: np.ndarray, times: np.ndarray, h: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Steps from ``times[0]`` to ``times[-1]`` (``len(times) − 1`` steps of size ``h``).
 
@@ -114,7 +112,7 @@ def _nonzero(M: Any) -> bool:
 
 
 def gauss_block(
-    stepper: Gauss, dyn: Dynamics, x: np.ndarray, times: np.ndarray, h: float,
+    stepper: Any, dyn: Dynamics, x: np.ndarray, times: np.ndarray, h: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`midpoint_block` for the ``s``-stage Gauss–Legendre method (see the module
     docstring); same returns."""

@@ -1,52 +1,50 @@
-r"""``simulate(descriptor_system, ...)``: the driver for descriptor pH systems (pH-DAEs).
+r"""The stepping loop for descriptor pH systems (pH-DAEs).
 
-:func:`porthamiltonian.simulate` hands a :class:`~porthamiltonian.DescriptorPHS` to
-:func:`simulate_descriptor`.  Steps:
+Steps of a DAE run (:func:`prepare_dae` and :func:`run_dae`):
 
-1. compile the model once (:class:`.dae_compiled.CompiledDescriptor`);
-2. make the initial point consistent (:mod:`.dae_init`): algebraic states and
+1. the model is compiled once (:class:`~porthamiltonian.compiled.descriptor.CompiledDescriptor`
+   or another :class:`~porthamiltonian.compiled.protocol.CompiledDAE`);
+2. the initial point is made consistent (:mod:`.initialize`): algebraic states and
    multipliers are computed from ``x0``; a violated constraint ``B(x0)ᵀz(x0) ≠ 0``
    raises :class:`~porthamiltonian.ModelError` naming it;
-3. integrate with fixed steps of at most ``dt`` (default ``(t1 − t0)/1000``; steps land
-   on ``t1`` and on ``t_eval``) by the structure-preserving midpoint / discrete-gradient
-   step (:mod:`.dae_midpoint`; a step whose Newton iteration fails is halved, down to
-   ``dt·2⁻¹⁰``), or hand the DAE to SUNDIALS IDA (:mod:`.dae_ida`);
+3. fixed steps of at most ``dt`` (default ``(t1 − t0)/1000``; steps land on ``t1`` and
+   on ``t_eval``) of the structure-preserving midpoint / discrete-gradient step
+   (:mod:`.midpoint`; a step whose Newton iteration fails is halved, down to
+   ``dt·2⁻¹⁰``), or the whole run handed to SUNDIALS IDA (:mod:`.ida`);
 4. at every saved point of a model with algebraic states, those states are made
    consistent again (the step equations hold at midpoints; the algebraic components
    at the grid points carry no energy, :math:`\nabla H^\top N = z^\top E N = 0`).
 
-Returns a :class:`.dae_result.DAEResult`.
+The result is a :class:`~..output.dae_result.DAEResult`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError, SimulationError
-from .dae_compiled import CompiledDescriptor
-from .dae_init import check_constraints, consistent_point
-from .dae_midpoint import DAE_METHODS, DAEMidpoint
-from .dae_result import DAEResult
-from .inputs import InputSignal, make_signal
-from .newton import NewtonFailure
-from .recorder import Recorder
+from ...errors import SimulationError
+from ..linalg.newton import NewtonFailure
+from ..output.dae_result import DAEResult
+from ..output.recorder import Recorder
+from ..problem.inputs import InputSignal
+from .initialize import check_constraints, consistent_point
+from .midpoint import DAEMidpoint
 
-__all__ = ["simulate_descriptor", "DESCRIPTOR_METHODS"]
+__all__ = ["prepare_dae", "run_dae", "DAERun"]
 
-DESCRIPTOR_METHODS = (*DAE_METHODS, "ida")
 MAX_HALVINGS = 10
-#: options of :func:`porthamiltonian.simulate` that only explicit systems support
-_EXPLICIT_ONLY = ("modulation", "events", "stream")
 
 
 class _View:
-    """What :class:`.Recorder` reads from a run (``n``, ``m``, ``u(t, x)``, ``num``)."""
+    """What :class:`~..output.recorder.Recorder` reads from a run (``n``, ``m``,
+    ``u(t, x)``, ``num``)."""
 
-    def __init__(self, model: CompiledDescriptor, signal: InputSignal) -> None:
+    def __init__(self, model: Any, signal: InputSignal) -> None:
         self.num, self.signal = model, signal
         self.n, self.m = model.n, model.m
 
@@ -54,77 +52,46 @@ class _View:
         return self.signal(t, x)
 
 
-def simulate_descriptor(
-    system: Any,
-    t_span: Sequence[float],
-    x0: Any = None,
-    u: Any = None,
-    method: str = "midpoint",
-    dt: float | None = None,
-    rtol: float = 1e-8,
-    atol: float = 1e-10,
-    t_eval: Sequence[float] | None = None,
-    save_every: int = 1,
-    newton_tol: float | None = None,
-    max_newton: int = 20,
-    simplified_newton: bool | None = None,
-    **options: Any,
-) -> DAEResult:
-    r"""Simulate :math:`E\dot x = (J-R)z + B(x)\lambda + (G-P)u`, :math:`0 = B(x)^\top z`.
+@dataclass
+class DAERun:
+    """A DAE run made ready: the consistent start ``(x, λ, ẋ)``, the step grid (times,
+    step lengths, which are saved) and the recorders of states and multipliers."""
 
-    Parameters are those of :func:`porthamiltonian.simulate`; ``method`` is
-    ``"midpoint"`` (default), ``"discrete_gradient"`` or ``"ida"``.  ``dt`` is the fixed
-    step of the first two (default ``(t1 − t0)/1000``); ``rtol``, ``atol`` are IDA's
-    tolerances.  ``x0`` gives the differential states; algebraic states (directions in
-    ``ker E``) and the multipliers are computed.  ``progress`` (callable of ``t``) is
-    honoured; ``modulation``, ``events`` and ``stream`` are not available for DAEs.
-    ``simplified_newton`` (default: the model's ``simplified_newton`` attribute, else
-    ``False``): reuse the step matrix factored at an earlier step while Newton converges
-    (:class:`.newton.SimplifiedNewton`; the same equations are solved, to round-off),
-    instead of a fresh Jacobian and LU per iteration.
+    x: np.ndarray
+    lam: np.ndarray
+    xdot: np.ndarray
+    grid: np.ndarray
+    steps: np.ndarray
+    save: np.ndarray
+    h: float
+    rec: Recorder
+    series: _Series
 
-    Raises
-    ------
-    ModelError
-        Unknown method, ``x0`` off a constraint (named), no consistent algebraic values.
-    SimulationError
-        Newton failure below the minimum step, NaN/Inf, or IDA failure; ``.partial``
-        holds the results up to ``.t_reached``.
-    """
-    from .run import check_span, initial_state
+    def output_times(self) -> np.ndarray:
+        """The saved times, the start included."""
+        t = self.grid[self.save]
+        return t if self.save[0] else np.concatenate([[self.grid[0]], t])
 
-    given = [k for k in _EXPLICIT_ONLY if options.get(k) is not None]
-    if given:
-        raise ModelError(f"{', '.join(given)} not available for a DescriptorPHS; reduce it "
-                         "with system.to_phs() when an explicit form exists")
-    if method not in DESCRIPTOR_METHODS:
-        raise ModelError(f"method {method!r} cannot simulate a DescriptorPHS (a DAE); choose "
-                         f"one of {', '.join(DESCRIPTOR_METHODS)}, or reduce the system with "
-                         "system.to_phs() when an explicit form exists")
-    t0, t1 = check_span(t_span, dt, save_every, t_eval)
-    model = system.compile()
-    signal = make_signal(u, list(system.inputs))
-    x, lam0, xdot0 = consistent_point(model, t0, initial_state(x0, list(system.states)),
-                                      signal)
+
+def prepare_dae(problem: Any, options: Any, name: str) -> DAERun:
+    """Consistent initial point, step grid and recorders of a DAE ``problem``."""
+    model, signal = problem.compiled, problem.signal
+    t0, t1 = problem.t_span
+    x, lam0, xdot0 = consistent_point(model, t0, problem.x0, signal)
     check_constraints(model, x)
-    h = float(dt) if dt is not None else (t1 - t0) / 1000.0
-    grid, steps, save = _grid(t0, t1, h, t_eval, int(save_every))
-    rec = Recorder(_View(model, signal), list(system.states), list(system.inputs),
-                   list(system.outputs), method)
+    h = options.dt if options.dt is not None else (t1 - t0) / 1000.0
+    grid, steps, save = _grid(t0, t1, h, options.t_eval, options.save_every)
+    rec = Recorder(_View(model, signal), problem.states, problem.inputs, problem.outputs, name)
     series = _Series(model, int(save.sum()) + (0 if save[0] else 1))
-    if method == "ida":
-        from .dae_ida import run_ida
+    return DAERun(x, lam0, xdot0, grid, steps, save, h, rec, series)
 
-        t_out = grid[save] if save[0] else np.concatenate([[t0], grid[save]])
-        return run_ida(model, signal, rec, series, t0, t_out, x, lam0, xdot0, rtol, atol)
-    stepper = DAEMidpoint(model, signal, discrete_gradient=method == "discrete_gradient",
-                          newton_tol=1e-12 if newton_tol is None else float(newton_tol),
-                          max_newton=int(max_newton),
-                          simplified_newton=bool(getattr(model, "simplified_newton", False)
-                                                 if simplified_newton is None
-                                                 else simplified_newton))
-    return _run_steps(stepper, model, signal, rec, series, grid, steps, save, x, lam0,
-                      h * 2.0**-MAX_HALVINGS, options.get("progress"))
+
+def run_dae(stepper: DAEMidpoint, problem: Any, options: Any, name: str) -> DAEResult:
+    """Fixed steps of the one-step DAE method ``stepper`` over ``problem.t_span``."""
+    run = prepare_dae(problem, options, name)
+    return _run_steps(stepper, problem.compiled, problem.signal, run.rec, run.series, run.grid,
+                      run.steps, run.save, run.x, run.lam, run.h * 2.0**-MAX_HALVINGS,
+                      options.progress)
 
 
 def _grid(t0: float, t1: float, h: float, t_eval: Sequence[float] | None, every: int
@@ -151,7 +118,7 @@ def _grid(t0: float, t1: float, h: float, t_eval: Sequence[float] | None, every:
 class _Series:
     """Multipliers and constraint residuals at the saved points."""
 
-    def __init__(self, model: CompiledDescriptor, size: int) -> None:
+    def __init__(self, model: Any, size: int) -> None:
         self.model = model
         self.lam = np.zeros((size, model.k))
         self.residual = np.zeros(size)
@@ -182,7 +149,7 @@ def _advance(stepper: DAEMidpoint, t: float, x: np.ndarray, h: float, h_min: flo
         x1, lam, info, res = stepper.step(t, x, h)
         return x1, lam, np.array([info.supplied, info.dissipated, info.delta_H,
                                   info.newton_iterations]), res
-    except (NewtonFailure, np.linalg.LinAlgError, RuntimeError) as err:
+    except (NewtonFailure, np.linalg.LinAlgError) as err:
         if 0.5 * h < h_min * (1 - 1e-12):
             raise NewtonFailure(str(err)) from None
     xa, _, a, ra = _advance(stepper, t, x, 0.5 * h, h_min)
@@ -190,7 +157,7 @@ def _advance(stepper: DAEMidpoint, t: float, x: np.ndarray, h: float, h_min: flo
     return xb, lam, a + b, max(ra, rb)
 
 
-def _run_steps(stepper: DAEMidpoint, model: CompiledDescriptor, signal: InputSignal,
+def _run_steps(stepper: DAEMidpoint, model: Any, signal: InputSignal,
                rec: Recorder, series: _Series, grid: np.ndarray, steps: np.ndarray,
                save: np.ndarray,
                x: np.ndarray, lam: np.ndarray, h_min: float, progress: Any) -> DAEResult:

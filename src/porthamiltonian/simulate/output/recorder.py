@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Dynamics
+from ..problem.dynamics import Dynamics
 from .result import SimulationResult
 
 __all__ = ["Recorder"]
@@ -42,7 +42,7 @@ class Recorder:
         self._max_residual = 0.0
         self._header_written = False
         if self.stream is not None and self.stream.suffix.lower() != ".csv":
-            from ..errors import ModelError
+            from ...errors import ModelError
 
             raise ModelError(f"stream={self.stream}: streaming writes CSV; give a .csv file")
 

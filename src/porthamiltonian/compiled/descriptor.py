@@ -30,7 +30,7 @@ import numpy as np
 import scipy.sparse as sps
 import sympy as sp
 
-from ..compiled import PowerBalance
+from .numeric import PowerBalance
 from ..errors import ModelError
 
 __all__ = ["CompiledDescriptor"]
@@ -72,6 +72,9 @@ class CompiledDescriptor:
         Orthonormal basis ``L`` (n × a) of ``ker Eᵀ``: the algebraic equations are
         ``Lᵀ f = 0``.
     """
+
+    #: simulated as a DAE (:mod:`.protocol`)
+    problem_kind = "dae"
 
     def __init__(self, system: Any) -> None:
         core = system.core
@@ -165,7 +168,7 @@ class CompiledDescriptor:
     def _constant_blocks(self) -> dict[str, Any] | None:
         """``J−R``, ``G−P``, ``G+P``, ``M+S``, ``Bᵀ`` … evaluated once when constant
         (sparse arithmetic per call would dominate a step of an LTI model)."""
-        const = self._num._const
+        const = self._num.constant_matrices
         if not all(k in const for k in _MATS) or (self.k and not self.linear):
             return None
         J, R, G, P, M, S = (const[k] for k in _MATS)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError
+from ...errors import ModelError
 
 __all__ = ["IDASolution", "solve_ida", "require_sundae"]
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Dynamics, StepInfo
+from ..method import StepInfo
+from ..problem.dynamics import Dynamics
+from .base import OneStepMethod
 
 __all__ = ["RK4"]
 
@@ -25,14 +27,15 @@ _C = (0.0, 0.5, 0.5, 1.0)
 _B = (1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0)
 
 
-class RK4:
+class RK4(OneStepMethod):
     """Explicit fourth-order Runge–Kutta (no Newton, no structure preservation)."""
 
     name = "rk4"
     order = 4
+    energy = "none"
 
     def __init__(self, dyn: Dynamics, **_: object) -> None:
-        self.dyn = dyn
+        super().__init__(dyn)
 
     def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]:
         dyn = self.dyn

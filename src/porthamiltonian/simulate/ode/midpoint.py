@@ -26,13 +26,18 @@ with one LU factorization per step size, reused for every step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sps
 
-from .base import Dynamics, StepInfo
-from .newton import Factorization, SimplifiedNewton, cached_factorization
+from ..dae.midpoint import DAEMidpoint
+from ..linalg.newton import Factorization, SimplifiedNewton, cached_factorization
+from ..method import StepInfo
+from ..problem.dynamics import Dynamics
+from .base import OneStepMethod
+from .lti import midpoint_block
 
 __all__ = ["Midpoint"]
 
@@ -46,19 +51,26 @@ def identity_minus(c: float, A: Any) -> Any:
     return np.eye(n) - c * np.asarray(A)
 
 
-class Midpoint:
+class Midpoint(OneStepMethod):
     """Implicit midpoint rule (order 2); see the module docstring."""
 
     name = "midpoint"
     order = 2
+    problems = frozenset({"ode", "dae"})
+    energy = "quadratic"
+    dae_step = staticmethod(lambda model, signal, options: DAEMidpoint.create(
+        model, signal, options, discrete_gradient=False))
 
     def __init__(self, dyn: Dynamics, *, newton_tol: float = 1e-12, max_newton: int = 20) -> None:
-        self.dyn = dyn
-        self.newton_tol, self.max_newton = newton_tol, max_newton
+        super().__init__(dyn, newton_tol=newton_tol, max_newton=max_newton)
         self._lu: dict[tuple[float, Any], Factorization] = {}
         self._scaled_key: Any = None
         self._newton = SimplifiedNewton(newton_tol, max_newton)
         self._scaled: tuple[Any, Any] = (None, None)
+
+    def lti_block(self) -> Callable[..., Any] | None:
+        """The block stepper of :mod:`.lti` when the step equations are affine."""
+        return (lambda *a: midpoint_block(self, *a)) if self.dyn.affine else None
 
     def scaled(self, h: float) -> tuple[Any, Any]:
         """``(hA, hB)`` of the structure in force (cached with the LU factors)."""

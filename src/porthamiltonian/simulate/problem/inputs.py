@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..errors import ModelError
-from ..expr import T, parse_expression
+from ...errors import ModelError
+from ...expr import T, parse_expression
 from .tabulated import Tabulated
 
 __all__ = ["InputSignal", "make_signal", "output_feedback"]
