@@ -14,7 +14,7 @@ Momenta come from the Legendre map ``p = ∂L/∂v`` at the samples.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -26,8 +26,8 @@ from . import _constraints
 from ._symbols import T
 from .result import LagrangeResult
 
-if TYPE_CHECKING:
-    from .system import LagrangeDiracSystem
+#: annotations: a :class:`.system.LagrangeDiracSystem` (not imported: system imports us)
+LagrangeDiracSystem = Any
 
 
 def _lambdify(sys: LagrangeDiracSystem, expr: Any, what: str):
@@ -60,14 +60,91 @@ def _vector(sys: LagrangeDiracSystem, x: Any, what: str) -> np.ndarray:
     return arr
 
 
-def simulate(sys: LagrangeDiracSystem, t_end: float, q0: Any, v0: Any, *,
-             dt: float | None = None, t_eval: Any = None, rtol: float = 1e-11,
-             atol: float | None = None, method: str = "DOP853") -> LagrangeResult:
-    """Integrate ``sys`` from ``(q0, v0)`` at ``t = 0`` to ``t_end`` (seconds).
+#: methods of the index-reduced equations (the rest of the registry's DAE methods take
+#: the descriptor route of :func:`simulate_descriptor`)
+REDUCED_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA", "RK23", "ida")
+#: defaults of the index-reduced route: tight, as its results are used as references
+REDUCED_RTOL = 1e-11
 
-    ``atol`` defaults to ``1e-12 · max(|q0|, |v0|)`` (at least ``1e-18``), so small
-    signals (charges of mC) are resolved as well as large ones.
+
+def simulate(sys: LagrangeDiracSystem, t_span: Any, q0: Any, v0: Any, method: Any = "DOP853",
+             dt: float | None = None, *, options: Any = None,
+             **option_values: Any) -> LagrangeResult:
+    """Integrate ``sys`` from ``(q0, v0)`` over ``t_span`` (s; a pair, or ``t_end`` for
+    ``(0, t_end)``) with the arguments of :func:`porthamiltonian.simulate`.
+
+    ``method`` a SciPy name or ``"ida"``: the index-reduced equations (module docstring),
+    default ``rtol = 1e-11`` and ``atol = 1e-12 · max(|q0|, |v0|)`` (at least ``1e-18``,
+    so small signals such as charges of mC are resolved as well as large ones); output
+    every ``dt`` (default ``t_end/500``) or at ``t_eval``.  ``method`` a structure-
+    preserving DAE method (``"midpoint"``, ``"discrete_gradient"``): the descriptor PHS of
+    :meth:`~.system.LagrangeDiracSystem.to_descriptor` is simulated by
+    :func:`porthamiltonian.simulate` with fixed steps ``dt`` (:func:`simulate_descriptor`).
     """
+    from ..simulate import SimulationOptions
+
+    if not isinstance(method, str) or method not in REDUCED_METHODS:
+        return simulate_descriptor(sys, t_span, q0, v0, method, dt, options=options,
+                                   **option_values)
+    explicit = dict(option_values)  # unknown names are refused by build()
+    opts = SimulationOptions.build(options, **explicit,
+                                   **({"dt": dt} if dt is not None else {}),
+                                   **({} if "rtol" in explicit else {"rtol": REDUCED_RTOL}))
+    unsupported = [k for k in ("modulation", "events", "stream", "progress")
+                   if getattr(opts, k) is not None]
+    if unsupported:
+        raise ModelError(f"{sys.name}: {', '.join(unsupported)} not available for a "
+                         "Lagrange–Dirac system")
+    t0, t_end = opts.check_span(_span(t_span))
+    if t0 != 0.0:
+        raise ModelError(f"{sys.name}: a Lagrange–Dirac simulation starts at t = 0; give "
+                         f"t_span = (0, {t_end:g})")
+    t_eval = None if opts.t_eval is None else np.asarray(opts.t_eval)
+    atol = opts.atol if "atol" in explicit or (options is not None and
+                                               options.atol != SimulationOptions().atol) \
+        else None
+    return _reduced(sys, t_end, q0, v0, dt=opts.dt, t_eval=t_eval, rtol=opts.rtol, atol=atol,
+                    method=method)
+
+
+def _span(t_span: Any) -> tuple[float, float]:
+    return (0.0, float(t_span)) if np.ndim(t_span) == 0 else tuple(t_span)
+
+
+def simulate_descriptor(sys: LagrangeDiracSystem, t_span: Any, q0: Any, v0: Any,
+                        method: Any, dt: float | None, *, options: Any = None,
+                        **option_values: Any) -> LagrangeResult:
+    """The structure-preserving route: ``porthamiltonian.simulate`` on
+    ``sys.to_descriptor()`` (state ``x = (q, v)``; the forcing ``g(t)`` as inputs), read
+    back as a :class:`LagrangeResult` — ``p`` from the Legendre map, ``work`` the
+    integral of the supplied minus the dissipated power (so ``E − E(0) = W`` to
+    round-off for a method exact for this H)."""
+    from ..simulate import simulate
+
+    desc, signals = sys.to_descriptor()
+    q0 = _vector(sys, q0, "q0")
+    v0 = _vector(sys, v0, "v0")
+    u = {name: sympy.lambdify(T, g, modules="numpy") for name, g in signals.items()} or None
+    res = simulate(desc, _span(t_span), np.concatenate([q0, v0]), u=u, method=method, dt=dt,
+                   options=options, **option_values)
+    n = sys.n
+    q, v = res.x[:, :n], res.x[:, n:2 * n]
+    p_f = _lambdify(sys, sys.legendre(), "the Legendre map")
+    A_f = _lambdify(sys, sys.constraint_forms, "the constraints")
+    p = np.array([p_f(t, qk, vk).ravel() for t, qk, vk in zip(res.t, q, v, strict=True)])
+    cres = np.array([A_f(t, qk, vk).T @ vk for t, qk, vk in zip(res.t, q, v, strict=True)])
+    work = np.cumsum(res.work_supplied - res.work_dissipated)
+    labels = tuple(f"lambda_{k} ({o})" for k, o in enumerate(sys.constraint_owners))
+    return LagrangeResult(t=res.t, q=q, v=v, p=p.reshape(len(res.t), n),
+                          lam=res.lam.reshape(len(res.t), sys.m), energy=res.H, work=work,
+                          constraint_residual=cres.reshape(len(res.t), sys.m),
+                          names=sys.names, multipliers=labels)
+
+
+def _reduced(sys: LagrangeDiracSystem, t_end: float, q0: Any, v0: Any, *,
+             dt: float | None, t_eval: Any, rtol: float, atol: float | None,
+             method: str) -> LagrangeResult:
+    """The index-reduced equations integrated by SciPy or IDA (module docstring)."""
     n, m = sys.n, sys.m
     q0 = _vector(sys, q0, "q0")
     v0 = _vector(sys, v0, "v0")

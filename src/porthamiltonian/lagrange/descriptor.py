@@ -23,7 +23,7 @@ foundation's DAE simulators handle (:mod:`porthamiltonian.simulate.dae.loop`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy
 
@@ -31,8 +31,8 @@ from ..descriptor import DescriptorPHS
 from ..errors import NoExplicitFormError
 from ._symbols import T
 
-if TYPE_CHECKING:
-    from .system import LagrangeDiracSystem
+#: annotations: a :class:`.system.LagrangeDiracSystem` (not imported: system imports us)
+LagrangeDiracSystem = Any
 
 
 def _fail(sys: LagrangeDiracSystem, why: str) -> NoExplicitFormError:
