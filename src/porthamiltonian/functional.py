@@ -19,7 +19,7 @@ responsibility (:meth:`FunctionPHS.check_derivatives` compares them with finite
 differences).
 
 **State-dependent structure.**  ``J`` and ``G`` may instead be
-:class:`~.affine.AffineMatrix` objects, :math:`J(x) = J_0 + \sum_k x_k J_k` (every
+:class:`~.compiled.affine.AffineMatrix` objects, :math:`J(x) = J_0 + \sum_k x_k J_k` (every
 :math:`J_k` skew) and :math:`G(x) = G_0 + \sum_k x_k G_k` — the modulated Dirac
 structures of geometrically exact beams and rigid bodies.  The Jacobian of the
 right-hand side is then assembled sparse as
@@ -43,8 +43,8 @@ import numpy as np
 import scipy.sparse as sps
 
 from .compiled import NumericPHS
-from .errors import ModelError
 from .compiled.affine import AffineMatrix
+from .errors import ModelError
 
 __all__ = ["FunctionPHS"]
 
@@ -56,7 +56,7 @@ class FunctionPHS:
     ----------
     J, R, G, P, M, S:
         Constant matrices (dense or SciPy sparse), as for :class:`~porthamiltonian.PHS`;
-        ``J`` and ``G`` may be :class:`~.affine.AffineMatrix` (state-dependent, affine).
+        ``J`` and ``G`` may be :class:`~.compiled.affine.AffineMatrix` (state-dependent, affine).
     energy, gradient, hessian:
         :math:`H(x)` (J), :math:`\\nabla H(x)` shape ``(n,)``, :math:`\\nabla^2 H(x)`
         shape ``(n, n)``, dense or sparse.
@@ -118,7 +118,7 @@ class FunctionPHS:
 
     @property
     def state_dependent(self) -> bool:
-        """True when ``J`` or ``G`` is an :class:`~.affine.AffineMatrix`."""
+        """True when ``J`` or ``G`` is an :class:`~.compiled.affine.AffineMatrix`."""
         return bool(self._affine)
 
     J = property(lambda self: self._affine.get("J", self._carrier.J),

@@ -9,8 +9,8 @@ import sympy as sp
 from scipy.integrate import solve_ivp
 
 from porthamiltonian import PHS, ModelError
-from porthamiltonian.simulate import FunctionPHS, simulate
 from porthamiltonian.compiled.affine import AffineMatrix
+from porthamiltonian.simulate import FunctionPHS, simulate
 
 INERTIA = np.array([1.0, 2.0, 3.0])  # kg·m²
 

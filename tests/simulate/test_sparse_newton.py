@@ -10,8 +10,8 @@ import scipy.sparse as sps
 
 from porthamiltonian import simulate
 from porthamiltonian.distributed import planar_beam
-from porthamiltonian.simulate.problem.dynamics import Dynamics
 from porthamiltonian.simulate.ode.gauss import Gauss
+from porthamiltonian.simulate.problem.dynamics import Dynamics
 from porthamiltonian.simulate.problem.inputs import make_signal
 
 L, b, h = 1.0, 0.05, 0.05

@@ -1,4 +1,4 @@
-r"""A descriptor PHS solved by SUNDIALS IDA (:func:`.ida.solve_ida`).
+r"""A descriptor PHS solved by SUNDIALS IDA (:func:`..linalg.sundials.solve_ida`).
 
 Unknowns :math:`y = [x; \lambda]`, residual
 

@@ -12,7 +12,7 @@ with the multipliers and the constraint residuals.
   at the saved point.
 * ``node_constraint`` (saved points): :math:`\|B(x_k)^\top z(x_k)\|_\infty` at the saved
   states (for midpoint with a state-dependent ``B`` this is :math:`O(h^2)`, see
-  :mod:`.dae_midpoint`).
+  :mod:`..dae.midpoint`).
 """
 
 from __future__ import annotations
