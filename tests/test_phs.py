@@ -64,8 +64,7 @@ def test_numeric_quadratic_path_agrees_with_symbolic():
 
 
 def test_missing_parameter_values_are_named():
-    sys = msd()
-    sys.parameters.pop("c")
+    sys = msd().with_parameters(c=None)
     with pytest.raises(ModelError, match="parameters without a value: c"):
         sys.rhs([0, 0])
 
@@ -218,8 +217,7 @@ def test_to_dict_round_trip_symbolic_and_json_contract():
     x, u = np.array([0.1, 0.2]), np.array([0.3])
     np.testing.assert_allclose(back.rhs(x, u), sys.rhs(x, u), rtol=1e-14)
     # symbolic parameters stay strings
-    sym = msd()
-    sym.parameters = {}
+    sym = msd().replace(parameters={})
     ds = sym.to_dict()
     assert ds["R"][1][1] == "c" and "k*q**2/2" in ds["hamiltonian"]
     assert ds["parameters"] == {"c": None, "k": None, "m": None}

@@ -35,9 +35,7 @@ def dc_motor() -> PHS:
     rotor = PHS(R=[[b]], G=[[1]], hamiltonian=p**2 / (2 * Jm), states=["p"],
                 inputs=["tau"], outputs=["omega"], name="rotor")
     motor = feedback(feedback(electrical, gyrator, [("m", "g1")]), rotor, [("g2", "tau")])
-    motor.name = "dc-motor"
-    motor.parameters = dict(PARAMETERS)
-    return motor
+    return motor.replace(name="dc-motor", parameters=PARAMETERS)
 
 
 def run(out: str | Path = "porthamiltonian-demo.png", t_end: float = 0.4,

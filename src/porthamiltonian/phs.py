@@ -29,6 +29,7 @@ Systems Theory: An Introductory Overview*, 2014, §4.1).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -39,9 +40,16 @@ from . import _matrices as mx
 from .compiled import NumericPHS, PowerBalance
 from .errors import ModelError
 from .naming import check_names
+from .serialize import MATRIX_NAMES, phs_arguments, phs_to_dict, phs_to_latex
 from .structure import DEFAULT_TOL, check_psd, check_skew, check_symmetric
 
-MATRIX_NAMES = ("J", "R", "G", "P", "M", "S")
+__all__ = ["PHS", "MATRIX_NAMES"]
+
+#: What defines a PHS: re-assigning one of these after construction raises ModelError
+#: (the compiled form cached by ``compile()`` is derived from them).
+_DEFINING = frozenset({"states", "inputs", "outputs", "parameters", "kind", "x",
+                       *MATRIX_NAMES, "hamiltonian", "Q", "state_symbols",
+                       "_mats", "_H", "_Q", "_parameters", "_checked"})
 
 
 class PHS:
@@ -81,6 +89,13 @@ class PHS:
     numeric system keeps dense or sparse matrices and a quadratic Hamiltonian; this is
     the path for large discretized models, where SymPy never runs.
 
+    A PHS is immutable (docs/phs.md, "Models are immutable"): :attr:`parameters` is a
+    read-only mapping, the matrices are immutable (SymPy) or read-only copies (NumPy,
+    SciPy), and re-assigning ``states``, ``parameters``, ``J`` … raises
+    :class:`~porthamiltonian.errors.ModelError`.  :meth:`with_parameters` returns a new
+    system with other parameter values.  The compiled form cached by :meth:`compile` is
+    derived from the system and therefore never stale.
+
     Examples
     --------
     A mass-spring-damper with the spring displacement ``q`` and momentum ``p`` as states
@@ -96,6 +111,9 @@ class PHS:
     [        p/m],
     [-c*p/m + F - k*q]])
     """
+
+    #: simulated as an ODE (:mod:`porthamiltonian.compiled.protocol`)
+    problem_kind = "ode"
 
     def __init__(
         self,
@@ -138,9 +156,9 @@ class PHS:
                 f"{len(self.inputs)} input and {len(self.outputs)} output names given for "
                 f"{m} ports; give one name each"
             )
-        self.parameters: dict[str, Any] = dict(parameters or {})
+        self._parameters: dict[str, Any] = dict(parameters or {})
         if isinstance(hamiltonian, str):
-            hamiltonian = _parse_hamiltonian(hamiltonian, self.states, self.parameters)
+            hamiltonian = _parse_hamiltonian(hamiltonian, self.states, self._parameters)
 
         symbolic = hamiltonian is not None or any(mx.is_sympy(v) for v in (*given.values(), Q))
         self.kind: str
@@ -150,7 +168,7 @@ class PHS:
         if symbolic:
             self.kind = "symbolic"
             mats = {k: mx.as_symbolic(v, shapes[k], k) for k, v in given.items()}
-            self.x = [sp.Symbol(name, real=True) for name in self.states]
+            self.x = tuple(sp.Symbol(name, real=True) for name in self.states)
             if hamiltonian is None:
                 Qs = mx.as_symbolic(Q, (n, n), "Q")
                 xv = sp.Matrix(self.x)
@@ -165,7 +183,8 @@ class PHS:
             sparse = any(sps.issparse(v) for v in (*given.values(), Q))
             self.kind = "sparse" if sparse else "dense"
             self._mats = {
-                k: mx.as_numeric(v, shapes[k], k, sparse=sparse) for k, v in given.items()
+                k: _read_only(mx.as_numeric(v, shapes[k], k, sparse=sparse))
+                for k, v in given.items()
             }
             if Q is None and n == 0:
                 Q = np.zeros((0, 0))
@@ -173,11 +192,75 @@ class PHS:
                 raise ModelError(
                     "a numeric PHS needs its Hamiltonian: give Q= (H = ½ xᵀQx) or hamiltonian="
                 )
-            self._Q = mx.as_numeric(Q, (n, n), "Q", sparse=sparse)
+            self._Q = _read_only(mx.as_numeric(Q, (n, n), "Q", sparse=sparse))
             self.x = None
             self._H = None
+        self._checked = check
         if check:
             self.check(tol)
+        self.__dict__["_sealed"] = True
+
+    # ------------------------------------------------------------------ immutability
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _DEFINING and self.__dict__.get("_sealed"):
+            raise ModelError(
+                f"{type(self).__name__}.{name} cannot be re-assigned: a model is immutable "
+                "(its compiled form is derived from it); use .with_parameters(...) for other "
+                "parameter values, .rename(...) for other names, .replace(name=..., "
+                "parameters=...), or construct a new system"
+            )
+        object.__setattr__(self, name, value)
+
+    @property
+    def parameters(self) -> Mapping[str, Any]:
+        """Parameter name → value (``None``: symbolic), read-only.
+
+        The values are used for numeric evaluation; the matrices and the Hamiltonian keep
+        the symbols.  For other values use :meth:`with_parameters`.
+        """
+        return MappingProxyType(self._parameters)
+
+    def with_parameters(self, values: Mapping[str, Any] | None = None, /,
+                        **kw: Any) -> PHS:
+        """A new system with some parameter values replaced; this one is unchanged.
+
+        ``values`` (a mapping) and keywords are merged, keywords last; a value ``None``
+        makes the parameter symbolic again.  Unlike :meth:`subs`, the symbols stay in the
+        matrices and the Hamiltonian: only the values used for numeric evaluation change.
+        The new system is checked as the constructor checks (``W ⪰ 0`` with the new values)
+        when this one was.
+
+        >>> sys.with_parameters(k=4.0)             # doctest: +SKIP
+        >>> sys.with_parameters({"k": 4.0, "m": 2.0})   # doctest: +SKIP
+
+        Raises :class:`ModelError` for a name that is not a parameter of the system,
+        listing the parameters.
+        """
+        values = {**(values or {}), **kw}
+        known = set(self._parameters) | set(self.free_parameters())
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ModelError(
+                f"unknown parameter(s) {', '.join(unknown)}; the system's parameters are: "
+                f"{', '.join(sorted(known)) or '(none)'}"
+            )
+        return self.replace(parameters={**self._parameters, **values})
+
+    def replace(self, *, name: str | None = None,
+                parameters: Mapping[str, Any] | None = None) -> PHS:
+        """A copy with another ``name`` and/or all ``parameters`` replaced (as given to the
+        constructor: names that appear nowhere are kept, as there).  The structure and the
+        names stay; the copy is checked as the constructor checks when this one was.
+        """
+        changes: dict[str, Any] = {}
+        if name is not None:
+            changes["name"] = str(name)
+        if parameters is not None:
+            changes["parameters"] = parameters
+        new = self._replace(**changes)
+        if "parameters" in changes and new._checked:
+            new.check(new.tol)
+        return new
 
     # ------------------------------------------------------------------ accessors
     @property
@@ -453,30 +536,40 @@ class PHS:
         return new
 
     def _replace(self, **changes: Any) -> PHS:
-        """Copy with some fields replaced, without re-running the structure checks."""
-        new = object.__new__(PHS)
-        new.__dict__.update(self.__dict__)
-        new._numeric = None
+        """Copy with some fields replaced, without re-running the structure checks.
+
+        Writes the copy's ``__dict__`` directly (the fields are sealed against assignment).
+        Public attributes (the name, annotations such as ``port_kinds``) and the defining
+        fields are carried over; private ones are caches derived from the old fields (the
+        compiled form, anything a solver stored) and are not.
+        """
+        new = object.__new__(type(self))
+        d = new.__dict__
+        d.update({k: v for k, v in self.__dict__.items()
+                  if not k.startswith("_") or k in _DEFINING or k == "_sealed"})
+        d["_numeric"] = None
         if "states" in changes:
-            new.states = check_names(changes["states"], "states")
+            d["states"] = check_names(changes["states"], "states")
             if self.symbolic:
-                new_x = [sp.Symbol(s, real=True) for s in new.states]
+                new_x = tuple(sp.Symbol(s, real=True) for s in d["states"])
                 rep = dict(zip(self.x, new_x, strict=True))
                 changes.setdefault("mats", self._mats)
                 changes["mats"] = {k: A.xreplace(rep) for k, A in changes["mats"].items()}
                 changes["H"] = changes.get("H", self._H).xreplace(rep)
-                new.x = new_x
+                d["x"] = new_x
         if "inputs" in changes:
-            new.inputs = check_names(changes["inputs"], "inputs")
+            d["inputs"] = check_names(changes["inputs"], "inputs")
         if "outputs" in changes:
-            new.outputs = check_names(changes["outputs"], "outputs")
+            d["outputs"] = check_names(changes["outputs"], "outputs")
         if "mats" in changes:
-            new._mats = {k: sp.ImmutableMatrix(A) if self.symbolic else A
-                         for k, A in changes["mats"].items()}
+            d["_mats"] = {k: sp.ImmutableMatrix(A) if self.symbolic else _read_only(A)
+                          for k, A in changes["mats"].items()}
         if "H" in changes:
-            new._H = changes["H"]
+            d["_H"] = changes["H"]
         if "parameters" in changes:
-            new.parameters = dict(changes["parameters"])
+            d["_parameters"] = dict(changes["parameters"])
+        if "name" in changes:
+            d["name"] = changes["name"]
         return new
 
     def linearize(self, x0: Any, u0: Any = None, *, tol: float = 1e-9) -> PHS:
@@ -539,20 +632,17 @@ class PHS:
     # ------------------------------------------------------------------ I/O
     def to_dict(self) -> dict[str, Any]:
         """JSON-able dictionary in the ``porthamiltonian phs --json`` format (DESIGN.md §3)."""
-        from .serialize import phs_to_dict
-
         return phs_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PHS:
-        """Inverse of :meth:`to_dict`; expressions are read with the safe parser."""
-        from .serialize import phs_from_dict
+        """Inverse of :meth:`to_dict`; expressions are read with the safe parser.
 
-        return phs_from_dict(data)
+        Raises :class:`~porthamiltonian.errors.SchemaError` naming the key at fault.
+        """
+        return cls(**phs_arguments(data))
 
     def _repr_latex_(self) -> str:
-        from .serialize import phs_to_latex
-
         return phs_to_latex(self)
 
     def __repr__(self) -> str:
@@ -591,6 +681,21 @@ def _infer_sizes(given: dict[str, Any], Q: Any, states: Any, inputs: Any) -> tup
     if n == 0 and m == 0:
         raise ModelError("an empty system: give at least J, R, G or Q")
     return n, m
+
+
+def _read_only(A: Any) -> Any:
+    """The model's own copy of a numeric matrix: writing into the caller's array later
+    must not change the model.  Dense copies are read-only (writing into ``sys.J``
+    raises); sparse ones stay writable, since SciPy canonicalizes them in place."""
+    if isinstance(A, np.ndarray):
+        if not A.flags.writeable and A.base is None:
+            return A
+        A = np.array(A, dtype=float)
+        A.flags.writeable = False
+        return A
+    if sps.issparse(A):  # a copy, left writable: SciPy sorts indices in place
+        return A.copy()
+    return A
 
 
 def _rename_map(A: Any, xs: Sequence[sp.Symbol]) -> dict[sp.Symbol, sp.Symbol]:

@@ -8,6 +8,13 @@ The dictionary is the contract of ``porthamiltonian phs --json``::
 
 Entries are numbers when they contain no symbol, strings otherwise; strings are
 read back with the safe parser, never with ``eval``/``sympify``.
+
+This module sits *below* :mod:`porthamiltonian.phs` (docs/design.md): it never imports
+it.  The writers take any object with the attributes of a PHS (``states``, ``inputs``,
+``outputs``, ``name``, ``kind``, ``n_states``, ``n_inputs``, ``symbolic``,
+``matrices()``, ``hamiltonian``, ``Q``, ``parameters``, ``parameter_values()``,
+``free_parameters()``, ``state_symbols``, ``input_symbols``), and the reader returns
+the constructor's arguments; :meth:`PHS.from_dict` builds the system from them.
 """
 
 from __future__ import annotations
@@ -19,9 +26,13 @@ import numpy as np
 import sympy as sp
 
 from . import _matrices as mx
-from .errors import SchemaError
-from .phs import MATRIX_NAMES, PHS
+from .errors import ModelError, SchemaError
 from .printing import entry_to_json, expr_to_str
+
+__all__ = ["MATRIX_NAMES", "phs_to_dict", "phs_arguments", "phs_to_latex"]
+
+#: The structure matrices of a PHS, in the order of ``PHS.matrices()`` and of the format.
+MATRIX_NAMES = ("J", "R", "G", "P", "M", "S")
 
 _DENSE_LIMIT = 2000
 
@@ -32,8 +43,8 @@ def _rows(A: Any) -> list[list[Any]]:
     return [[float(v) for v in row] for row in np.atleast_2d(mx.to_dense(A)).tolist()]
 
 
-def phs_to_dict(sys: PHS) -> dict[str, Any]:
-    """The JSON-able dictionary of a PHS (all matrices dense; see module docstring)."""
+def phs_to_dict(sys: Any) -> dict[str, Any]:
+    """The JSON-able dictionary of a PHS ``sys`` (all matrices dense; see module docstring)."""
     if sys.n_states > _DENSE_LIMIT:
         raise SchemaError(
             f"{sys.n_states} states: too large for the dense JSON format; "
@@ -64,8 +75,10 @@ def phs_to_dict(sys: PHS) -> dict[str, Any]:
     return out
 
 
-def phs_from_dict(data: Mapping[str, Any]) -> PHS:
-    """Build a PHS from the dictionary format; expressions go through the safe parser."""
+def phs_arguments(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of ``PHS(...)`` for a dictionary in the format (module
+    docstring): SymPy matrices and Hamiltonian, names, parameters.  Expressions go
+    through the safe parser; a problem raises :class:`SchemaError` naming the key."""
     from .expr import parameter_symbol, parse_expression, state_symbol
 
     if not isinstance(data, Mapping):
@@ -125,12 +138,12 @@ def phs_from_dict(data: Mapping[str, Any]) -> PHS:
         raise SchemaError("a PHS needs 'hamiltonian' (an expression) or 'Q' (a matrix)")
     mats = {k: (A if A is not None else sp.ImmutableMatrix.zeros(*shapes[k]))
             for k, A in mats.items()}
-    return PHS(**mats, hamiltonian=H, states=states, inputs=inputs,
-               outputs=data.get("outputs") or None, parameters=params,
-               name=str(data.get("name") or ""))
+    return {**mats, "hamiltonian": H, "states": states, "inputs": inputs,
+            "outputs": data.get("outputs") or None, "parameters": params,
+            "name": str(data.get("name") or "")}
 
 
-def phs_to_latex(sys: PHS, max_size: int = 12) -> str:
+def phs_to_latex(sys: Any, max_size: int = 12) -> str:
     r"""LaTeX of the model: :math:`\dot x = (J-R)\nabla H + (G-P)u`, ... with the matrices."""
     if sys.n_states > max_size:
         return (
@@ -138,7 +151,11 @@ def phs_to_latex(sys: PHS, max_size: int = 12) -> str:
             rf"{sys.n_inputs}\ \text{{ports}}\ ({sys.kind})$"
         )
     L = sp.latex
-    mats = sys._symbolic_matrices()
+    mats = sys.matrices()
+    if not sys.symbolic:
+        if sys.n_states > _DENSE_LIMIT:
+            raise ModelError("too large for a symbolic view; use the numeric matrices")
+        mats = {k: sp.ImmutableMatrix(mx.to_dense(A)) for k, A in mats.items()}
     x = sp.Matrix(sys.state_symbols)
     u = sp.Matrix(sys.input_symbols)
     parts = [
