@@ -22,7 +22,7 @@ Two ways to give the energy:
 ``B`` may depend on the state (symbolic systems), e.g. the direction of a rod.
 :meth:`DescriptorPHS.compile` generates once the numeric functions DAE solvers need
 (efforts, their Jacobian, ``B(x)``, Jacobians of the structure); simulation is in
-:mod:`porthamiltonian.simulate.dae_run` (docs/simulation-dae.md).
+:mod:`porthamiltonian.simulate.dae.loop` (docs/simulation-dae.md).
 
 :meth:`DescriptorPHS.to_phs` returns the explicit form when one exists: it inverts an
 invertible ``E`` and eliminates constrained states for a quadratic ``H`` and constant
@@ -42,8 +42,14 @@ import sympy as sp
 from . import _matrices as mx
 from .errors import ModelError, NoExplicitFormError, StructureError
 from .naming import check_names
-from .phs import MATRIX_NAMES, PHS
+from .phs import MATRIX_NAMES, PHS, _read_only
 from .structure import check_symmetric
+
+#: What defines a DescriptorPHS: re-assigning one of these after construction raises
+#: ModelError (the compiled form and the cached numeric E, B are derived from them).
+_DEFINING = frozenset({"core", "E", "B", "efforts", "multipliers", "kind", "states",
+                       "inputs", "outputs", "parameters", *MATRIX_NAMES,
+                       "_checked", "_check_Q"})
 
 
 class DescriptorPHS:
@@ -63,7 +69,18 @@ class DescriptorPHS:
         ``z(x)`` for a symbolic system with ``E ≠ I``.
     states, inputs, outputs, multipliers : list of str, optional
         Names; multipliers default to ``lambda0…``.
+    parameters : mapping, optional
+        Parameter values, as for :class:`~porthamiltonian.PHS`.
+
+    Like a PHS, a descriptor system is immutable (docs/phs.md, "Models are immutable"):
+    :attr:`parameters` is read-only, re-assigning ``E``, ``B``, ``core`` … raises
+    :class:`~porthamiltonian.errors.ModelError`, and :meth:`with_parameters` returns a
+    new system.  What :meth:`compile` caches (and the numeric ``E``, ``B``) is derived
+    from the system, so it is never stale.
     """
+
+    #: simulated as a DAE (:mod:`porthamiltonian.compiled.protocol`)
+    problem_kind = "dae"
 
     def __init__(
         self,
@@ -98,14 +115,14 @@ class DescriptorPHS:
         self.kind = kind
         self.name = name
         symbolic = kind == "symbolic"
-        eye = sp.eye(n) if symbolic else np.eye(n)
+        eye = sp.ImmutableMatrix(sp.eye(n)) if symbolic else _read_only(np.eye(n))
         self.E = eye if E is None else (
-            mx.as_symbolic(E, (n, n), "E") if symbolic else mx.as_numeric(E, (n, n), "E",
-                                                                          sparse=False)
+            sp.ImmutableMatrix(mx.as_symbolic(E, (n, n), "E")) if symbolic
+            else _read_only(mx.as_numeric(E, (n, n), "E", sparse=False))
         )
         k = 0 if B is None else (mx.shape_of(B) or (n, 0))[1]
-        self.B = (mx.as_symbolic(B, (n, k), "B") if symbolic
-                  else mx.as_numeric(B, (n, k), "B", sparse=False))
+        self.B = (sp.ImmutableMatrix(mx.as_symbolic(B, (n, k), "B")) if symbolic
+                  else _read_only(mx.as_numeric(B, (n, k), "B", sparse=False)))
         self.multipliers = check_names(
             list(multipliers) if multipliers is not None else [f"lambda{i}" for i in range(k)],
             "multipliers",
@@ -114,8 +131,8 @@ class DescriptorPHS:
             raise ModelError(f"{len(self.multipliers)} multiplier names for {k} constraints")
         self.efforts = None
         if symbolic:
-            self.efforts = (sp.Matrix(efforts) if efforts is not None
-                            else self.core.gradient_expr)
+            self.efforts = sp.ImmutableMatrix(efforts if efforts is not None
+                                              else self.core.gradient_expr)
             if E is not None and check:
                 lhs = sp.simplify(self.E.T * self.efforts - self.core.gradient_expr)
                 if not lhs.is_zero_matrix:
@@ -125,6 +142,57 @@ class DescriptorPHS:
                     )
         elif check and E is not None:
             check_symmetric(self.E.T @ mx.to_dense(self.core.Q), "EᵀQ", self.core.states)
+        self._checked, self._check_Q = check, E is None
+        self.__dict__["_sealed"] = True
+
+    # ------------------------------------------------------------------ immutability
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _DEFINING and self.__dict__.get("_sealed"):
+            raise ModelError(
+                f"DescriptorPHS.{name} cannot be re-assigned: a model is immutable (its "
+                "compiled form is derived from it); use .with_parameters(...) for other "
+                "parameter values, .replace(name=..., parameters=...), or construct a new "
+                "system"
+            )
+        object.__setattr__(self, name, value)
+
+    @property
+    def parameters(self) -> Mapping[str, Any]:
+        """Parameter name → value (``None``: symbolic), read-only (those of :attr:`core`)."""
+        return self.core.parameters
+
+    def with_parameters(self, values: Mapping[str, Any] | None = None, /,
+                        **kw: Any) -> DescriptorPHS:
+        """A new system with some parameter values replaced; this one is unchanged.
+
+        As :meth:`PHS.with_parameters <porthamiltonian.PHS.with_parameters>` (a mapping
+        and/or keywords; ``None`` makes a parameter symbolic): the symbols stay in ``E``,
+        ``B``, the matrices and the Hamiltonian, only the values used numerically change.
+        Raises :class:`ModelError` for a name that is not a parameter, listing them.
+        """
+        return self._with_core(self.core.with_parameters(values, **kw))
+
+    def replace(self, *, name: str | None = None,
+                parameters: Mapping[str, Any] | None = None) -> DescriptorPHS:
+        """A copy with another ``name`` and/or all ``parameters`` replaced, as
+        :meth:`PHS.replace <porthamiltonian.PHS.replace>`."""
+        new = self._with_core(self.core.replace(name=name, parameters=parameters))
+        if name is not None:
+            new.name = str(name)
+        return new
+
+    def _with_core(self, core: PHS) -> DescriptorPHS:
+        """This system with another core (same structure, other parameter values).
+
+        Public attributes (the name, annotations such as ``port_kinds``) and the defining
+        fields are carried over; private ones are caches derived from the old values
+        (``_compiled``, the numeric ``E``/``B``, a solver's factorization) and are not.
+        """
+        new = object.__new__(type(self))
+        new.__dict__.update({k: v for k, v in self.__dict__.items()
+                             if not k.startswith("_") or k in _DEFINING or k == "_sealed"})
+        new.__dict__["core"] = core
+        return new
 
     # ------------------------------------------------------------------ accessors
     states = property(lambda self: self.core.states)
@@ -157,9 +225,9 @@ class DescriptorPHS:
     def compile(self) -> Any:
         """Generate (once) the numeric functions a DAE solver needs (``z``, ``Dz``, ``B(x)``,
         the Jacobians of the structure): a
-        :class:`~porthamiltonian.simulate.dae_compiled.CompiledDescriptor`."""
+        :class:`~porthamiltonian.compiled.descriptor.CompiledDescriptor`."""
         if getattr(self, "_compiled", None) is None:
-            from .simulate.dae_compiled import CompiledDescriptor
+            from .compiled.descriptor import CompiledDescriptor
 
             self._compiled = CompiledDescriptor(self)
         return self._compiled
