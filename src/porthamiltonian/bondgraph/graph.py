@@ -104,6 +104,14 @@ class BondGraph:
     String parameters are read with the safe expression parser, in the names of the
     parameters and (for ``hamiltonian``) the element's own states, (for ``ratio`` and
     ``r``) any storage state.
+
+    A bond graph is a *builder*: elements, bonds and :attr:`parameters` (a plain dict)
+    may change until the model is generated.  What generation returns
+    (:func:`~porthamiltonian.bondgraph.to_phs`, :func:`~porthamiltonian.bondgraph.to_descriptor`)
+    is an immutable model holding its own copy of the values; nothing generated is cached
+    on the graph, so the next generation always sees the current values and an earlier
+    model keeps its own (docs/bondgraphs.md).  :meth:`with_parameters` returns a copy of
+    the graph with other values, leaving this one as it is.
     """
 
     def __init__(self, name: str = "bondgraph", parameters: Mapping[str, Any] | None = None):
@@ -299,6 +307,43 @@ class BondGraph:
                 else:
                     params[k] = done[v] = v.xreplace(values)
             new.elements[name] = Element(el.name, el.type, el.dim, params, el.line)
+        return new
+
+    def with_parameters(self, values: Mapping[str, Any] | None = None, /,
+                        **kw: Any) -> BondGraph:
+        """A copy of the graph with some parameter values replaced; this graph is unchanged.
+
+        ``values`` (a mapping) and keywords are merged, keywords last; ``None`` leaves a
+        parameter symbolic.  Raises :class:`ModelError` for a name that is not one of the
+        graph's :attr:`parameters`, listing them.
+        """
+        values = {**(values or {}), **kw}
+        unknown = sorted(set(values) - set(self.parameters))
+        if unknown:
+            raise ModelError(
+                f"unknown parameter(s) {', '.join(unknown)}; the bond graph's parameters "
+                f"are: {', '.join(sorted(self.parameters)) or '(none)'}"
+            )
+        new = self._copy()
+        new.parameters.update(values)
+        return new
+
+    def _copy(self) -> BondGraph:
+        """An independent copy: its own containers and elements (bonds, immutable in
+        use, are shared), so building on the copy leaves this graph as it is."""
+        import copy
+        from dataclasses import replace
+
+        new = copy.copy(self)
+        new.parameters = dict(self.parameters)
+        new.elements = {k: replace(el, params=dict(el.params))
+                        for k, el in self.elements.items()}
+        new.bonds = list(self.bonds)
+        new._pending = {k: dict(v) for k, v in self._pending.items()}
+        new._bond_names = set(self._bond_names)
+        new._adjacent = {k: list(v) for k, v in self._adjacent.items()}
+        new.ports = dict(self.ports)
+        new._aliases = dict(self._aliases)
         return new
 
     # ------------------------------------------------------------------ checks
