@@ -30,8 +30,10 @@ in kg·m/s, forces in N and ``E`` in J; for a charge in C, ``v`` is a current (A
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -103,6 +105,11 @@ class LagrangeDiracSystem:
     name:
         Used in messages (and, for an interconnection, to say which subsystem is
         at fault).
+
+    The system is immutable (docs/lagrange.md): :attr:`parameters` is a read-only
+    mapping, the other data are read-only properties (assigning one raises
+    :class:`~porthamiltonian.errors.ModelError`), and :meth:`with_parameters` returns a
+    new system with other values.
     """
 
     def __init__(
@@ -140,6 +147,39 @@ class LagrangeDiracSystem:
         self._B = B
         self.name = name
         self._parameters = self._resolve_parameters(parameters)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(getattr(type(self), name, None), property):
+            raise ModelError(
+                f"{type(self).__name__}.{name} cannot be re-assigned: a Lagrange–Dirac "
+                "system is immutable; use .with_parameters(...) for other parameter values "
+                "or construct a new system"
+            )
+        object.__setattr__(self, name, value)
+
+    def with_parameters(self, values: Mapping[Any, float] | None = None, /,
+                        **kw: float) -> LagrangeDiracSystem:
+        """A new system with some parameter values replaced; this one is unchanged.
+
+        Keys are symbols or their names (``values`` a mapping, and/or keywords); the
+        other parameters keep their values.  Raises :class:`ModelError` for a symbol
+        that does not appear in the model, listing those that do.  The subsystems of an
+        interconnection get the new values of their own symbols, so the parts and the
+        whole agree.
+        """
+        given = {**dict(values or {}), **kw}
+        resolved = self._resolve_parameters(given)
+        new = copy.copy(self)
+        object.__setattr__(new, "_parameters", {**self._parameters, **resolved})
+        subsystems = self.__dict__.get("subsystems")
+        if subsystems is not None:
+            parts = []
+            for sub in subsystems:
+                own = sub._free_symbols()
+                mine = {k: v for k, v in resolved.items() if k in own}
+                parts.append(sub.with_parameters(mine) if mine else sub)
+            object.__setattr__(new, "subsystems", tuple(parts))
+        return new
 
     def _resolve_parameters(self, parameters: Mapping[Any, float]) -> dict[Any, float]:
         atoms = self._free_symbols()
@@ -206,9 +246,10 @@ class LagrangeDiracSystem:
         return self._B
 
     @property
-    def parameters(self) -> dict[Any, float]:
-        """Parameter values substituted for simulation."""
-        return dict(self._parameters)
+    def parameters(self) -> Mapping[Any, float]:
+        """Parameter values substituted for simulation (symbol → value), read-only; see
+        :meth:`with_parameters`."""
+        return MappingProxyType(self._parameters)
 
     @property
     def n(self) -> int:
