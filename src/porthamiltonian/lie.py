@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError
+from .errors import ModelError
 
 __all__ = [
     "hat", "vee", "exp_so3", "log_so3", "twist_hat", "twist_vee", "exp_se3", "log_se3",

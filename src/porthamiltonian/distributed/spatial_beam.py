@@ -7,7 +7,7 @@ and constitutive law of Simo (1985) and Simo & Vu-Quoc (1986), in body-frame var
 **Configuration.**  The cross section at arclength ``s`` has pose
 :math:`g(s, t) \in SE(3)`; the *strain twist* :math:`\tilde\xi = g^{-1}\partial_s g`
 and the *velocity twist* :math:`\tilde\eta = g^{-1}\partial_t g` are body-frame twists,
-angular part first as in :mod:`porthamiltonian.mechanics.lie`:
+angular part first as in :mod:`porthamiltonian.lie`:
 :math:`\xi = (K, \Gamma)` (curvature/torsion, shear/axial stretch),
 :math:`\eta = (\omega, v)`.  The beam axis is the body **x-axis** (axis 1), so the
 unstressed reference has :math:`\xi_0 = (K_0(s), e_1)`; :math:`K_0 = 0` is the straight
@@ -65,7 +65,7 @@ import numpy as np
 import scipy.sparse as sps
 
 from ..errors import ModelError
-from ..mechanics.lie import ad, exp_se3
+from ..lie import ad, exp_se3
 from ..phs import PHS
 from ..simulate.affine import AffineMatrix
 from ..simulate.functional import FunctionPHS
@@ -80,7 +80,7 @@ from .spatial_structure import check_uniform_ends, skew_entries_to_structure, sp
 __all__ = ["spatial_beam", "SpatialBeamModel", "SPATIAL_ENDS", "STRAINS", "VELOCITIES"]
 
 F_, X_, P_, V_ = Condition.FREE, Condition.FIXED, Condition.FORCE, Condition.VELOCITY
-#: End conditions, as (ω₁, ω₂, ω₃, v₁, v₂, v₃) — twist order of mechanics.lie.
+#: End conditions, as (ω₁, ω₂, ω₃, v₁, v₂, v₃) — twist order of porthamiltonian.lie.
 SPATIAL_ENDS = {"clamped": (X_,) * 6, "free": (F_,) * 6, "port": (P_,) * 6,
                 "force": (P_,) * 6, "velocity": (V_,) * 6, "driven": (V_,) * 6,
                 "pinned": (F_,) * 3 + (X_,) * 3, "hub": (V_,) * 3 + (X_,) * 3}
@@ -226,7 +226,7 @@ class SpatialBeamModel(DistributedModel):
 
     def port_names(self, end: str) -> tuple[list[str], list[str]]:
         """``(inputs, outputs)`` of one end, each in the order (angular, linear) of
-        :mod:`~porthamiltonian.mechanics.lie` (twist ``(ω, v)``, wrench ``(τ, f)``);
+        :mod:`~porthamiltonian.lie` (twist ``(ω, v)``, wrench ``(τ, f)``);
         empty for a clamped or free end."""
         if end not in ("left", "right"):
             raise ModelError(f"spatial beam: end must be 'left' or 'right', got {end!r}")

@@ -3,7 +3,7 @@ r"""The modulated Dirac structure of the 3-D beam: se(3) brackets at Gauss point
 The spatial beam (:mod:`.spatial_beam`; Simo 1985, Simo & Vu-Quoc 1986; Macchelli &
 Melchiorri 2008, eq. 7) has the balance laws, with the strain twist
 :math:`\xi = \xi_0 + \varepsilon`, the velocity twist η, the momentum π and the stress
-wrench λ (twists angular part first, as in :mod:`porthamiltonian.mechanics.lie`),
+wrench λ (twists angular part first, as in :mod:`porthamiltonian.lie`),
 
 .. math::
     \partial_t\varepsilon = \partial_s\eta + \mathrm{ad}_{\xi_0}\eta + \mathrm{ad}_\varepsilon\eta,
@@ -43,7 +43,7 @@ import numpy as np
 import scipy.sparse as sps
 
 from ..errors import ModelError
-from ..mechanics.lie import ad
+from ..lie import ad
 from .spaces import value_matrix
 
 __all__ = ["structure_constants", "SkewEntries", "spatial_entries",
@@ -51,7 +51,7 @@ __all__ = ["structure_constants", "SkewEntries", "spatial_entries",
 
 
 def structure_constants() -> np.ndarray:
-    r"""``c[a, b, g] = [e_a, e_b]_g`` of se(3) in the order (ω, v) of :mod:`~..mechanics.lie`."""
+    r"""``c[a, b, g] = [e_a, e_b]_g`` of se(3), (ω, v) order as in :mod:`porthamiltonian.lie`."""
     c = np.zeros((6, 6, 6))
     for a in range(6):
         c[a] = ad(np.eye(6)[a]).T  # ad(e_a)[g, b] = [e_a, e_b]_g

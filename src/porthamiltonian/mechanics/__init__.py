@@ -1,6 +1,7 @@
 """Multibody mechanisms by port interconnection (Macchelli & Melchiorri, IFAC 2008).
 
-* :mod:`.lie` — SE(3)/se(3), SE(2)/se(2): exp/log, Ad, ad and their duals;
+* :mod:`porthamiltonian.lie` (also ``mechanics.lie``) — SE(3)/se(3), SE(2)/se(2): exp/log,
+  Ad, ad and their duals (in the foundation layer: the 3-D beams use it too);
 * :mod:`.rigid_body` — a rigid body as a port-Hamiltonian system on SE(3);
 * :mod:`.joints` — lower kinematic pairs as constraints on the poses;
 * :mod:`.graph` — mechanism graphs (spanning tree, cycles, co-cycles);
@@ -9,6 +10,8 @@
 * :mod:`.flexible` — flexible links (3-D beams) joined to the bodies by power ports;
 * :mod:`.symbolic` — the same system as a symbolic DescriptorPHS (printing, small models);
 * :mod:`.dual` — batched pose-built vectors with exact derivatives (for the assembly);
+* :mod:`.protocols` — what the assemblies read from a mechanism (so they need not import
+  :mod:`.mechanism`, which calls them); :mod:`.sparsity` — when they go sparse;
 * :mod:`.spec` — a mechanism from the ``mechanism:`` mapping of a model file.
 """
 

@@ -48,7 +48,7 @@ the ``−Kᵀw_q`` term of ``J_b`` applied to the gradient, ``K w`` its ``q`` ro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sps
@@ -57,14 +57,10 @@ from ..compiled import PowerBalance
 from ..errors import ModelError
 from .dual import Ends, cross, cross_rows, feature, rt
 from .graph import GROUND
-
-if TYPE_CHECKING:
-    from .mechanism import Mechanism
+from .protocols import MechanismModel
+from .sparsity import DENSE_BELOW
 
 __all__ = ["MechanismDAE", "DENSE_BELOW"]
-
-#: models with fewer unknowns (states + multipliers) are evaluated with dense arrays
-DENSE_BELOW = 240
 
 # Levi-Civita symbol: (a × b)_l = ε_lij a_i b_j
 _EPS = np.zeros((3, 3, 3))
@@ -136,7 +132,7 @@ class MechanismDAE:
     #: Newton, :class:`~porthamiltonian.simulate.newton.SimplifiedNewton`)
     simplified_newton = True
 
-    def __init__(self, mech: Mechanism, rows: list[int] | None = None,
+    def __init__(self, mech: MechanismModel, rows: list[int] | None = None,
                  sparse: bool | None = None) -> None:
         names = list(mech.bodies)
         if not names:

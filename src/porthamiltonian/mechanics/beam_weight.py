@@ -58,8 +58,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import lie
 from ..errors import ModelError
-from . import lie
 
 __all__ = ["BeamWeight", "momentum_nodes", "initial_node_poses", "weighs"]
 

@@ -73,10 +73,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
+from .. import lie
 from ..errors import ModelError
-from . import lie
 from .beam_weight import BeamWeight, momentum_nodes, weighs
 from .graph import GROUND
+from .sparsity import DENSE_BELOW
 
 __all__ = ["FlexibleLink", "FlexibleMechanismDAE"]
 
@@ -335,8 +336,6 @@ class FlexibleMechanismDAE:
                    ) -> bool:
         """Whether a model of ``rigid_size`` unknowns plus ``links`` (with their node
         poses if ``gravity`` is nonzero) is evaluated sparse."""
-        from .assembly import DENSE_BELOW
-
         extra = sum(lk.n + 6 * [lk.left, lk.right].count("port") for lk in links)
         if weighs(gravity):
             extra += sum(12 * momentum_nodes(lk)[0].size for lk in links)

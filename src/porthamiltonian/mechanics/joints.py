@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from .. import lie
 from ..errors import ModelError
-from . import lie
 
 __all__ = ["Feature", "Joint", "KINDS"]
 

@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import scipy.optimize as so
 
+from .. import lie
 from ..errors import ModelError
-from . import lie
 from .assembly import MechanismDAE
 from .beam_weight import initial_node_poses, momentum_nodes, weighs
 from .flexible import FlexibleLink, FlexibleMechanismDAE, link_placements

@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from .. import lie
 from ..errors import ModelError
-from . import lie
 
 __all__ = ["RigidBody"]
 

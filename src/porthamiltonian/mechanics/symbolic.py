@@ -10,27 +10,25 @@ the two assemblies checks the hand-written derivatives of the numeric one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy as sp
 
 from .graph import GROUND
 from .joints import Joint
-
-if TYPE_CHECKING:
-    from .mechanism import Mechanism
+from .protocols import MechanismModel
 
 __all__ = ["symbolic_system"]
 
 
-def _pose(mech: Mechanism, body: str) -> tuple[sp.Matrix, sp.Matrix]:
+def _pose(mech: MechanismModel, body: str) -> tuple[sp.Matrix, sp.Matrix]:
     if body == GROUND:
         return sp.zeros(3, 1), sp.eye(3)
     b = mech.bodies[body]
     return b.p, b.R
 
 
-def _constraint_wrenches(mech: Mechanism, j: Joint, g: sp.Expr) -> dict[str, sp.Matrix]:
+def _constraint_wrenches(mech: MechanismModel, j: Joint, g: sp.Expr) -> dict[str, sp.Matrix]:
     """Body-frame wrenches ``K_bᵀ ∂g/∂q_b`` of one constraint row (co-cycle law)."""
     out = {}
     for end in (j.parent, j.child):
@@ -41,7 +39,7 @@ def _constraint_wrenches(mech: Mechanism, j: Joint, g: sp.Expr) -> dict[str, sp.
     return out
 
 
-def _actuator_wrenches(mech: Mechanism, j: Joint, kind: str, n: sp.Matrix
+def _actuator_wrenches(mech: MechanismModel, j: Joint, kind: str, n: sp.Matrix
                        ) -> dict[str, sp.Matrix]:
     """Body-frame wrenches of a unit torque about / force along inertial ``n``: + on the
     child, − on the parent (applied at the child anchor for a force)."""
@@ -62,7 +60,7 @@ def _actuator_wrenches(mech: Mechanism, j: Joint, kind: str, n: sp.Matrix
     return out
 
 
-def symbolic_system(mech: Mechanism, keep: Sequence[int]) -> Any:
+def symbolic_system(mech: MechanismModel, keep: Sequence[int]) -> Any:
     """The mechanism as a symbolic DescriptorPHS keeping constraint rows ``keep`` (indices
     into the tree-then-chord rows, see :meth:`.Mechanism.assemble`)."""
     from ..descriptor import DescriptorPHS
