@@ -15,7 +15,9 @@ Each message starts with ``<file>:<line>: ``.
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import sympy
@@ -47,9 +49,13 @@ def register_section(name: str, validator: SectionValidator) -> None:
     SECTIONS[name] = validator
 
 
-@dataclass
+@dataclass(frozen=True)
 class Model:
     """A checked model file.
+
+    A model is immutable (docs/phs.md, "Models are immutable"): its fields cannot be
+    re-assigned and :attr:`parameters` and :attr:`symbols` are read-only mappings;
+    :meth:`with_parameters` checks the document again with other values.
 
     Attributes
     ----------
@@ -58,8 +64,8 @@ class Model:
     path:
         The file, or ``None`` when loaded from text or a dict.
     parameters:
-        Parameter name -> value: a number, an expression in symbolic parameters,
-        or the parameter's own symbol when it is symbolic.
+        Parameter name -> value (read-only): a number, an expression in symbolic
+        parameters, or the parameter's own symbol when it is symbolic.
     symbols:
         Parameter name -> ``Symbol(name, positive=True)``.  Expressions in
         ``section`` and ``simulate`` use these symbols (and the state symbols,
@@ -75,13 +81,59 @@ class Model:
 
     name: str
     path: pathlib.Path | None
-    parameters: dict[str, sympy.Expr]
-    symbols: dict[str, sympy.Symbol]
+    parameters: Mapping[str, sympy.Expr]
+    symbols: Mapping[str, sympy.Symbol]
     kind: str
     section: dict[str, Any]
     simulate: dict[str, Any] | None
     description: str = ""
     lines: dict[KeyPath, int] = field(default_factory=dict, repr=False)
+    #: the document as read (plain data) and its name in messages, for with_parameters
+    document: Any = field(default=None, repr=False, compare=False)
+    source: str = field(default="<dict>", repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
+        object.__setattr__(self, "symbols", MappingProxyType(dict(self.symbols)))
+
+    def with_parameters(self, values: Mapping[str, Any] | None = None, /,
+                        **kw: Any) -> Model:
+        """The model the document gives with some parameter values replaced; this one is
+        unchanged.
+
+        Values are written as in the file (a number, an expression text in other
+        parameters, ``None`` or ``"symbolic"``), ``values`` (a mapping) and keywords
+        merged, keywords last.  The whole document is checked again, so parameters given
+        as expressions in the changed ones, and every number derived from them, follow.
+
+        Raises :class:`ModelError` for a name that is not a parameter of the model
+        (listing them), :class:`SchemaError` if the new values make the document invalid.
+        """
+        values = {**(values or {}), **kw}
+        unknown = sorted(set(values) - set(self.parameters))
+        if unknown:
+            raise ModelError(
+                f"unknown parameter(s) {', '.join(unknown)}; the model's parameters are: "
+                f"{', '.join(self.parameters) or '(none)'}"
+            )
+        if not values:
+            return self
+        if not isinstance(self.document, Mapping):
+            raise ModelError("this Model was not read from a document (load_model or "
+                             "load_dict); build it again with the values")
+        data = dict(self.document)
+        nested = (self.kind == "phs" and "parameters" not in data
+                  and isinstance(data.get("phs"), Mapping) and "parameters" in data["phs"])
+        if nested:
+            data["phs"] = {**data["phs"], "parameters": {**data["phs"]["parameters"],
+                                                         **values}}
+        else:
+            data["parameters"] = {**(data.get("parameters") or {}), **values}
+        ck = Checker(self.source, self.lines)
+        model = _check(ck, data, self.path, self.source)
+        if ck.problems or model is None:
+            raise SchemaError(ck.problems[0], problems=ck.problems)
+        return model
 
     def line_of(self, *keypath: str | int) -> int | None:
         """1-based line of a key in the file, e.g. ``line_of("bondgraph", "elements", 2, "c")``.
@@ -141,7 +193,7 @@ def validate_model(path: str | pathlib.Path, *, fmt: str | None = None) -> list[
 def load_dict(data: dict[str, Any], *, source: str = "<dict>") -> Model:
     """Check a model given as plain data (as a YAML file would give it); no line numbers."""
     ck = Checker(source)
-    model = _check(ck, data, None)
+    model = _check(ck, data, None, source)
     if ck.problems or model is None:
         raise SchemaError(ck.problems[0], problems=ck.problems)
     return model
@@ -162,7 +214,7 @@ def _check_source(
         return None, err.problems
     ck = Checker(source, lines)
     ck.problems.extend(problems)
-    model = _check(ck, data, path)
+    model = _check(ck, data, path, source)
     return model, sorted(ck.problems, key=lambda p: _line_in(p, len(source)))
 
 
@@ -190,7 +242,9 @@ def _read(path_or_text: str | pathlib.Path) -> tuple[str, pathlib.Path | None, s
         raise ModelError(f"cannot read model file '{path_or_text}': {err.strerror}") from None
 
 
-def _check(ck: Checker, data: Any, path: pathlib.Path | None) -> Model | None:
+def _check(ck: Checker, data: Any, path: pathlib.Path | None,
+           source: str = "<dict>") -> Model | None:
+    document = data
     if data is None:
         ck.report((), "the model is empty; see DESIGN.md §3 for the format")
         return None
@@ -256,6 +310,8 @@ def _check(ck: Checker, data: Any, path: pathlib.Path | None) -> Model | None:
         simulate=simulate,
         description=description if isinstance(description, str) else "",
         lines=ck.lines,
+        document=document,
+        source=source,
     )
 
 
