@@ -6,8 +6,10 @@ is counted *into* the structure.  See :class:`DiracStructure` and docs/dirac.md.
 
 Modules: ``_structure`` (the class, checks, equality, ports), ``_forms``
 (input-output, image and constraint forms), ``_compose`` (composition, direct sum,
-tensor product), ``_library`` (junctions, transformer, gyrator), ``_linalg``
-(numeric, sparse and symbolic rank / elimination helpers).
+tensor product), ``_library`` (junctions, transformer, gyrator), ``_checks`` (the
+Dirac conditions), ``_protocol`` (what those helpers read from a structure, so they
+need not import the class: the imports run ``_linalg`` → ``_protocol`` → helpers →
+``_structure``), ``_linalg`` (numeric, sparse and symbolic rank / elimination helpers).
 """
 
 from __future__ import annotations

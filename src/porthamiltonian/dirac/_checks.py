@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
@@ -11,18 +9,16 @@ import sympy
 
 from . import _linalg as la
 from ._linalg import DEFAULT_RTOL
-
-if TYPE_CHECKING:
-    from ._structure import DiracStructure
+from ._protocol import DiracT
 
 
-def problems(d: DiracStructure, tol: float | None) -> list[str]:
+def problems(d: DiracT, tol: float | None) -> list[str]:
     """Messages for every Dirac condition ``d`` violates (empty when Dirac)."""
     rtol = DEFAULT_RTOL if tol is None else tol
-    n, kind = d.n, d._kind
-    k = d._F.shape[0]
+    n, kind = d.n, d.kind
+    k = d.F.shape[0]
     problems: list[str] = []
-    F, E = d._F, d._E
+    F, E = d.F, d.E
     P = F @ E.T + E @ F.T
     if kind == "symbolic":
         P = sympy.Matrix(P)
@@ -58,7 +54,7 @@ def problems(d: DiracStructure, tol: float | None) -> list[str]:
             f"not maximal: rank [F | E] = {r} < {n} ports; the structure leaves "
             f"{free} port variable{'s' if free > 1 else ''} free (add {free} independent "
             f"constraint{'s' if free > 1 else ''} relating the ports "
-            f"{', '.join(d._ports)})"
+            f"{', '.join(d.ports)})"
         )
     elif r > n:
         problems.append(
@@ -67,32 +63,32 @@ def problems(d: DiracStructure, tol: float | None) -> list[str]:
         )
     return problems
 
-def stacked_rank(d: DiracStructure, rtol: float, power_ok: bool) -> int:
+def stacked_rank(d: DiracT, rtol: float, power_ok: bool) -> int:
     """``rank [F | E]`` (sparse LU shortcut for large sparse structures)."""
     n = d.n
-    if d._kind != "sparse" or n <= 1000:
-        return la.rank(d._stacked(), d._kind, rtol)
+    if d.kind != "sparse" or n <= 1000:
+        return la.rank(d._stacked(), d.kind, rtol)
     # Large sparse: if F Eᵀ + E Fᵀ = 0 then (F+E)(F+E)ᵀ = F Fᵀ + E Eᵀ, so
     # rank [F | E] = rank (F + E); test it with a sparse LU.
-    S = sp.csc_array(d._F + d._E)
+    S = sp.csc_array(d.F + d.E)
     if S.shape[0] != n:
         S = sp.csc_array(S.T @ S)
     try:
         lu = spla.splu(S)
     except RuntimeError:
-        return la.rank(d._stacked(), d._kind, rtol) if n <= 4000 else n - 1
-    d = np.abs(lu.U.diagonal())
-    if not power_ok or d.min(initial=np.inf) <= rtol * d.max(initial=0.0):
-        return la.rank(d._stacked(), d._kind, rtol) if n <= 4000 else n - 1
+        return la.rank(d._stacked(), d.kind, rtol) if n <= 4000 else n - 1
+    pivots = np.abs(lu.U.diagonal())
+    if not power_ok or pivots.min(initial=np.inf) <= rtol * pivots.max(initial=0.0):
+        return la.rank(d._stacked(), d.kind, rtol) if n <= 4000 else n - 1
     return n
 
 
-def equal_subspaces(d1: DiracStructure, d2: DiracStructure, tol: float | None) -> bool:
+def equal_subspaces(d1: DiracT, d2: DiracT, tol: float | None) -> bool:
     """Whether ``d1`` and ``d2`` are the same subspace (ports matched by name)."""
-    if set(d1._ports) != set(d2._ports) or d1.n != d2.n:
+    if set(d1.ports) != set(d2.ports) or d1.n != d2.n:
         return False
-    d2 = d2.reorder(d1._ports)
-    kind = la.common_kind(d1._kind, d2._kind)
+    d2 = d2.reorder(d1.ports)
+    kind = la.common_kind(d1.kind, d2.kind)
     rtol = DEFAULT_RTOL if tol is None else tol
     if kind == "symbolic":
         K1 = la.as_kind(d1._stacked(), "symbolic")

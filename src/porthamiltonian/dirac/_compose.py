@@ -16,7 +16,7 @@ import heapq
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -24,9 +24,7 @@ from .. import naming
 from ..errors import ModelError, StructureError
 from . import _linalg as la
 from ._linalg import SPARSE_THRESHOLD, Kind
-
-if TYPE_CHECKING:
-    from ._structure import DiracStructure
+from ._protocol import DiracT
 
 
 @dataclass
@@ -91,7 +89,7 @@ def _dense_result(R: np.ndarray, n: int, rtol: float) -> tuple[np.ndarray, np.nd
     return projected if projected is not None else (F, E)
 
 
-def _node(d: DiracStructure, offset: int) -> _Node:
+def _node(d: DiracT, offset: int) -> _Node:
     return _Node(d.F, d.E, list(range(offset, offset + d.n)), d.kind)
 
 
@@ -109,7 +107,7 @@ def _check_unique(names: Sequence[str], what: str) -> None:
         )
 
 
-def direct_sum(d1: DiracStructure, d2: DiracStructure) -> DiracStructure:
+def direct_sum(d1: DiracT, d2: DiracT) -> DiracT:
     """``D₁ ⊕ D₂``: block-diagonal ``F`` and ``E``, ports of ``d1`` then ``d2``."""
     names = list(d1.ports) + list(d2.ports)
     _check_unique(names, "the direct sum")
@@ -120,15 +118,15 @@ def direct_sum(d1: DiracStructure, d2: DiracStructure) -> DiracStructure:
     return type(d1)._make(node.F, node.E, names, node.kind)
 
 
-def _resolve(sel: str, d: DiracStructure, which: str) -> list[int]:
+def _resolve(sel: str, d: DiracT, which: str) -> list[int]:
     try:
         return naming.resolve(sel, d.ports, "port")
     except ModelError as exc:
         raise ModelError(f"{which} structure: {exc}") from None
 
 
-def compose(d1: DiracStructure, d2: DiracStructure, connect: Iterable[tuple[str, str]],
-            rtol: float) -> DiracStructure:
+def compose(d1: DiracT, d2: DiracT, connect: Iterable[tuple[str, str]],
+            rtol: float) -> DiracT:
     """Composition ``D₁ ∘ D₂`` along ``connect = [(port of d1, port of d2), …]``."""
     pairs: list[tuple[int, int]] = []
     for item in connect:
@@ -163,8 +161,8 @@ def compose(d1: DiracStructure, d2: DiracStructure, connect: Iterable[tuple[str,
     return type(d1)._make(out.F, out.E, [names[c] for c in out.ids], out.kind)
 
 
-def compose_many(cls: type[DiracStructure], structures: Sequence[DiracStructure],
-                 connect: Iterable[tuple[Any, Any]], rtol: float) -> DiracStructure:
+def compose_many(cls: type[DiracT], structures: Sequence[DiracT],
+                 connect: Iterable[tuple[Any, Any]], rtol: float) -> DiracT:
     """Interconnect ``structures`` along ``connect`` by greedy pairwise elimination.
 
     The interconnection graph (a node per structure, an edge per connected pair of
@@ -298,7 +296,7 @@ def compose_many(cls: type[DiracStructure], structures: Sequence[DiracStructure]
     return cls._make(F, E, [names[total.ids[c]] for c in order], total.kind)
 
 
-def tensor(d1: DiracStructure, d2: DiracStructure, rtol: float) -> DiracStructure:
+def tensor(d1: DiracT, d2: DiracT, rtol: float) -> DiracT:
     r"""``D₁ ⊠ D₂``: eliminate ``e₂`` from ``F₁ f + E₁ (e − e₂) = 0``, ``F₂ f + E₂ e₂ = 0``."""
     if set(d1.ports) != set(d2.ports):
         only1 = sorted(set(d1.ports) - set(d2.ports))

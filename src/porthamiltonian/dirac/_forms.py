@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -13,9 +13,7 @@ from .. import naming
 from ..errors import CausalityError, ModelError, StructureError
 from . import _linalg as la
 from ._linalg import Kind
-
-if TYPE_CHECKING:
-    from ._structure import DiracStructure
+from ._protocol import DiracT
 
 _KINDS = {"effort": "effort", "e": "effort", "flow": "flow", "f": "flow"}
 _CONJ = {"effort": "flow", "flow": "effort"}
@@ -51,9 +49,9 @@ def _kind_name(kind: Any, port: str) -> str:
         ) from None
 
 
-def from_input_output(cls: type[DiracStructure], K: Any, inputs: Any,
+def from_input_output(cls: type[DiracT], K: Any, inputs: Any,
                       ports: Sequence[str] | None, *, check: bool,
-                      tol: float | None) -> DiracStructure:
+                      tol: float | None) -> DiracT:
     pairs = list(inputs.items()) if isinstance(inputs, Mapping) else [tuple(p) for p in inputs]
     names = naming.check_names([p for p, _ in pairs], "ports")
     kinds = [_kind_name(k, p) for p, k in pairs]
@@ -92,8 +90,8 @@ def from_input_output(cls: type[DiracStructure], K: Any, inputs: Any,
     return d
 
 
-def from_skew(cls: type[DiracStructure], J: Any, ports: Sequence[str] | None, *,
-              check: bool, tol: float | None) -> DiracStructure:
+def from_skew(cls: type[DiracT], J: Any, ports: Sequence[str] | None, *,
+              check: bool, tol: float | None) -> DiracT:
     kind = la.kind_of(J)
     Jm = la.as_kind(J, "symbolic" if kind == "symbolic" else "dense")
     n = Jm.shape[0]
@@ -137,7 +135,7 @@ def _check_skew(K: Any, kind: Kind, what: str, names: Sequence[str], tol: float 
 # ------------------------------------------------------------------ input-output
 
 
-def _requested(d: DiracStructure, inputs: Mapping[str, str] | None) -> dict[int, str]:
+def _requested(d: DiracT, inputs: Mapping[str, str] | None) -> dict[int, str]:
     fixed: dict[int, str] = {}
     for sel, kind in (inputs or {}).items():
         kname = _kind_name(kind, sel)
@@ -165,7 +163,7 @@ def _format_constraint(c: np.ndarray, labels: Sequence[str]) -> str:
     return f"{first} {rest} = 0".replace("  ", " ")
 
 
-def input_output(d: DiracStructure, inputs: Mapping[str, str] | None,
+def input_output(d: DiracT, inputs: Mapping[str, str] | None,
                  rtol: float) -> InputOutputForm:
     n, kind = d.n, d.kind
     fixed = _requested(d, inputs)

@@ -6,7 +6,7 @@ All ports count power *into* the structure (``e_i f_i`` enters at port ``i``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import sympy
@@ -14,12 +14,10 @@ import sympy
 from .. import naming
 from ..errors import StructureError
 from . import _linalg as la
-
-if TYPE_CHECKING:
-    from ._structure import DiracStructure
+from ._protocol import DiracT
 
 
-def junction(cls: type[DiracStructure], ports: Sequence[str], *, zero: bool) -> DiracStructure:
+def junction(cls: type[DiracT], ports: Sequence[str], *, zero: bool) -> DiracT:
     r"""0-junction (``zero``): ``e_1 = e_2 = … = e_n`` and ``Σ f_i = 0``;
     1-junction: ``f_1 = … = f_n`` and ``Σ e_i = 0``.
 
@@ -54,7 +52,7 @@ def _matrices(a: list[list[Any]], b: list[list[Any]], ratio: Any) -> tuple[Any, 
     return np.array(a, dtype=float), np.array(b, dtype=float), "dense"
 
 
-def transformer(cls: type[DiracStructure], m: Any, ports: Sequence[str]) -> DiracStructure:
+def transformer(cls: type[DiracT], m: Any, ports: Sequence[str]) -> DiracT:
     r"""``e_a − m e_b = 0`` and ``m f_a + f_b = 0``."""
     names = _two_port(ports)
     m = sympy.sympify(m) if la.kind_of(m) == "symbolic" else float(m)
@@ -62,7 +60,7 @@ def transformer(cls: type[DiracStructure], m: Any, ports: Sequence[str]) -> Dira
     return cls._make(F, E, names, kind)
 
 
-def gyrator(cls: type[DiracStructure], r: Any, ports: Sequence[str]) -> DiracStructure:
+def gyrator(cls: type[DiracT], r: Any, ports: Sequence[str]) -> DiracT:
     r"""``e_a + r f_b = 0`` and ``e_b − r f_a = 0``."""
     names = _two_port(ports)
     r = sympy.sympify(r) if la.kind_of(r) == "symbolic" else float(r)
