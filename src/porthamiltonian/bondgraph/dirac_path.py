@@ -92,8 +92,7 @@ def via_dirac(bg: BondGraph, symbolic: bool) -> PHS:
     sys = interconnect(D, systems, connect, free_inputs=free)
     inputs = list(sys.inputs)
     sys = sys.rename(outputs=dict(zip(sys.outputs, inputs, strict=True)))
-    sys.name = bg.name
-    sys.parameters = dict(bg.parameters)
+    sys = sys.replace(name=bg.name, parameters=dict(bg.parameters))
     if not symbolic:
         sys = _chop(sys)
     sys.check()
