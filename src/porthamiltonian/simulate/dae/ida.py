@@ -74,9 +74,10 @@ def run_ida(model: CompiledDescriptor, signal: InputSignal, rec: Recorder, serie
         return A
 
     alg = _algebraic_indices(model) + list(range(n, n + k))
-    sol = solve_ida(residual, (t0, float(t_out[-1])), np.concatenate([x0, lam0]),
-                    np.concatenate([xdot0, np.zeros(k)]), algebraic=alg, rtol=rtol, atol=atol,
-                    t_eval=t_out, jacobian=jacobian, loose=list(range(n, n + k)))
+    with np.errstate(all="ignore"):  # a blow-up is reported by IDA and _record, not warned
+        sol = solve_ida(residual, (t0, float(t_out[-1])), np.concatenate([x0, lam0]),
+                        np.concatenate([xdot0, np.zeros(k)]), algebraic=alg, rtol=rtol,
+                        atol=atol, t_eval=t_out, jacobian=jacobian, loose=list(range(n, n + k)))
     return _record(model, rec, series, sol)
 
 
