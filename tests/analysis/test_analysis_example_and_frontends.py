@@ -10,8 +10,8 @@ import sympy as sp
 
 from conftest import EXAMPLES
 from porthamiltonian import analysis as an
-from porthamiltonian.build import build_system
 from porthamiltonian.io import load_model
+from porthamiltonian.io.build import build_system
 
 
 def test_rlc_bode_example_runs_and_writes_a_png(tmp_path):

@@ -278,7 +278,7 @@ def test_cli_check_rejects_other_models(tmp_path):
 
 @pytest.mark.parametrize("model", [RLC, TWO_C])
 def test_run_check_returns_zero(tmp_path, capsys, model):
-    from porthamiltonian.bondgraph.check_command import run_check
+    from porthamiltonian.cli.check import run_check
 
     assert run_check(write(tmp_path, model)) == 0
     assert "causality of 4 bonds" in capsys.readouterr().out

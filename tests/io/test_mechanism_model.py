@@ -23,10 +23,10 @@ from scipy.special import ellipk
 
 from conftest import EXAMPLES
 from porthamiltonian import ModelError
-from porthamiltonian.build import build_system
 from porthamiltonian.cli import main
 from porthamiltonian.descriptor import DescriptorPHS
 from porthamiltonian.io import load_model, simulate_model
+from porthamiltonian.io.build import build_system
 
 PENDULUM = """\
 name: pendulum

@@ -550,8 +550,8 @@ def test_unquoted_junction_types_and_modulated_sources():
 
 def test_negative_parameter_values_get_real_symbols_and_stay_checked(tmp_path):
     """An offset may be negative; a negative *resistance* is still refused by the checks."""
-    from porthamiltonian.build import build_system
     from porthamiltonian.errors import StructureError
+    from porthamiltonian.io.build import build_system
 
     good = load_model(
         "name: offset\nparameters: {k: 2.0, q0: -0.5}\n"

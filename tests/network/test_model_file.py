@@ -7,8 +7,8 @@ import pytest
 
 from conftest import EXAMPLES
 from porthamiltonian import ModelError, SchemaError
-from porthamiltonian.build import build_system
 from porthamiltonian.io import load_model
+from porthamiltonian.io.build import build_system
 
 
 def test_dc_motor_gear_model_file_reaches_the_closed_form_steady_state():

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from porthamiltonian import ModelError
-from porthamiltonian.build import build_system
 from porthamiltonian.cli import main
 from porthamiltonian.io import load_model, simulate_model, simulation_arguments
+from porthamiltonian.io.build import build_system
 from porthamiltonian.simulate import simulate
 
 R, C = 100.0, 1.0e-3  # τ = RC = 0.1 s

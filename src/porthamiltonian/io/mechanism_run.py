@@ -2,7 +2,7 @@
 DescriptorPHS, and the consistent initial state from joint coordinates and velocities.
 
 :func:`compile_mechanism` is the ``mechanism`` compiler of
-:func:`porthamiltonian.build.build_system`; it remembers which :class:`Mechanism` made
+:func:`porthamiltonian.io.build.build_system`; it remembers which :class:`Mechanism` made
 each system, so that :func:`initial_state` turns ``simulate.initial`` (joint
 coordinates) and ``simulate.velocities`` (joint velocities) into the state of that very
 system (:meth:`Mechanism.initial_state`: poses and body momenta, plus the actuator

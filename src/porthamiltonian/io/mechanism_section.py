@@ -21,7 +21,7 @@ The keys and meanings are those of :meth:`porthamiltonian.mechanics.Mechanism.ad
 may be expressions in the numeric parameters.  This module checks the section with line
 numbers (unknown keys, names, kinds, vector shapes, signs); the checked data — plain
 floats — is what :func:`porthamiltonian.mechanics.mechanism_from_spec` reads
-(:func:`porthamiltonian.build.build_system`).  The ``simulate:`` section of a mechanism
+(:func:`porthamiltonian.io.build.build_system`).  The ``simulate:`` section of a mechanism
 gives joint coordinates under ``initial`` and joint velocities under ``velocities``
 (names: the joints; a joint of k > 1 coordinates takes a list), and the actuators'
 inputs ``<joint>.tau[i]`` (N·m or N) under ``inputs``.

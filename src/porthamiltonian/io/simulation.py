@@ -79,13 +79,13 @@ def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
 
 def simulation_system(model: Any) -> Any:
     """The system to simulate for a loaded model: the numeric pH-DAE of a ``mechanism``
-    model, else :func:`~porthamiltonian.build.build_system`'s result reduced to an
+    model, else :func:`~porthamiltonian.io.build.build_system`'s result reduced to an
     explicit PHS when one exists."""
     if model.kind == "mechanism":
         from .mechanism_run import assemble_mechanism
 
         return assemble_mechanism(model)
-    from ..build import build_system
+    from .build import build_system
 
     return explicit_if_possible(build_system(model))
 

@@ -16,11 +16,23 @@ Exit status (the choice made here)
 
 from __future__ import annotations
 
+import argparse
 import pathlib
 
+from ..bondgraph.causality import CausalityReport, analyze_causality
+from ..bondgraph.graph import BondGraph
 from ..errors import CausalityError, ModelError
-from .causality import CausalityReport, analyze_causality
-from .graph import BondGraph
+
+__all__ = ["add_arguments", "run_command", "run_check"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``check``."""
+    p.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    return run_check(args.model)
 
 
 def run_check(path: str | pathlib.Path) -> int:

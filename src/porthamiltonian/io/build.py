@@ -1,21 +1,24 @@
 """Compile a loaded model file to the IR (a :class:`PHS` or :class:`DescriptorPHS`).
 
 Each model section (``phs``, ``bondgraph``, …) has one compiler, registered in
-:data:`COMPILERS` by the front-end that owns it.  Back-ends (CLI, simulation)
-only ever call :func:`build_system`.
+:data:`COMPILERS` by the front-end that owns it.  Its users (the command line, a model's
+simulation in :mod:`.simulation`) only ever call :func:`build_system`.  It lives in
+``io/`` (layer 4, docs/design.md) because it reads the model-file sections and calls the
+front-ends below; the compilers import their front-end when first called.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import sympy as sp
 
-from .descriptor import DescriptorPHS
-from .errors import ModelError
-from .phs import MATRIX_NAMES, PHS
+from ..descriptor import DescriptorPHS
+from ..errors import ModelError
+from ..phs import MATRIX_NAMES, PHS
 
 System = PHS | DescriptorPHS
 COMPILERS: dict[str, Callable[[Any], System]] = {}
@@ -44,9 +47,11 @@ def build_system(model: Any) -> System:
 
 
 def _version() -> str:
-    from . import __version__
-
-    return __version__
+    """The installed version (as ``porthamiltonian.__version__``, which sits above ``io``)."""
+    try:
+        return version("porthamiltonian")
+    except PackageNotFoundError:  # running from a source tree that was not installed
+        return "0.0.0+unknown"
 
 
 @contextmanager
@@ -87,8 +92,8 @@ def _compile_phs(model: Any) -> PHS:
 
 @register("bondgraph")
 def _compile_bondgraph(model: Any) -> System:
-    from .bondgraph import BondGraph
-    from .bondgraph.generate import to_phs
+    from ..bondgraph import BondGraph
+    from ..bondgraph.generate import to_phs
 
     with _located(model):
         return to_phs(BondGraph.from_model(model))
@@ -96,7 +101,7 @@ def _compile_bondgraph(model: Any) -> System:
 
 @register("network")
 def _compile_network(model: Any) -> System:
-    from .network import Network
+    from ..network import Network
 
     with _located(model, "network: "):
         return Network.from_model(model).system()
@@ -104,7 +109,7 @@ def _compile_network(model: Any) -> System:
 
 @register("mechanism")
 def _compile_mechanism(model: Any) -> System:
-    from .io.mechanism_run import compile_mechanism
+    from .mechanism_run import compile_mechanism
 
     with _located(model, "mechanism: "):
         return compile_mechanism(model)

@@ -9,11 +9,26 @@ the picture is for, so they are highlighted and also listed on stdout.
 
 from __future__ import annotations
 
+import argparse
 import pathlib
 
+from ..bondgraph.draw import check_format, draw
+from ..bondgraph.graph import BondGraph
 from ..errors import ModelError
-from .draw import check_format, draw
-from .graph import BondGraph
+
+__all__ = ["add_arguments", "run_command", "run_draw"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``draw``."""
+    p.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
+    p.add_argument("--out", required=True, help="image file (.svg, .png or .pdf)")
+    p.add_argument("--no-causality", action="store_true",
+                   help="draw the graph only (no causal strokes, no highlighting)")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    return run_draw(args.model, args.out, causality=not args.no_causality)
 
 
 def run_draw(path: str | pathlib.Path, out: str | pathlib.Path, causality: bool = True) -> int:

@@ -1,0 +1,140 @@
+"""``porthamiltonian simulate MODEL`` (DESIGN.md §3): run a model file's simulation.
+
+Defaults come from the model's ``simulate:`` section (``t_start``, ``t_end``, ``dt``,
+``method``, ``inputs`` — expressions or CSV tables —, ``initial``, ``modulation``,
+``events``), read by :func:`porthamiltonian.io.simulation.simulation_arguments` exactly
+as :func:`porthamiltonian.io.simulate_model` reads them; ``--t-end``, ``--dt`` and
+``--method`` override them; without any ``dt`` the steps are adaptive (``--rtol``,
+``--atol``).  ``--out`` writes CSV or JSON by the file's extension; a CSV file is
+written while the run goes (streaming: memory stays bounded however long the run)
+unless ``--plot`` needs the series in memory.  ``--save-every N`` keeps every N-th
+step.  Without ``--out`` a short summary is printed, with the event times; JSON output
+has them under ``"events"`` (``{name: {"t": [...], "states": {state: [...]}}}``).  A
+terminal event ends the run (and the time series) at the event time.  Runs longer than
+a few seconds show a progress bar on stderr when it is a terminal.  When the run fails
+(:class:`SimulationError`) the results up to the failure are still in ``--out`` before
+the one-line error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+
+from ..errors import ModelError, SimulationError
+from ..simulate.output.progress import ProgressBar
+from ..simulate.output.result import SimulationResult
+from ..simulate.problem.problem import problem_kind
+from ..simulate.registry import METHODS
+from ..simulate.run import simulate
+
+__all__ = ["add_arguments", "run_command"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of the ``simulate`` subcommand."""
+    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    p.add_argument("--t-end", type=float, help="end time in s (default: simulate.t_end)")
+    p.add_argument("--dt", type=float,
+                   help="fixed step in s (default: simulate.dt; without one, adaptive steps)")
+    p.add_argument("--method", help=f"one of {', '.join(METHODS)} "
+                   "(default: simulate.method or midpoint)")
+    p.add_argument("--rtol", type=float, default=1e-6,
+                   help="relative local error tolerance of adaptive steps (default 1e-6)")
+    p.add_argument("--atol", type=float, default=1e-9,
+                   help="absolute local error tolerance of adaptive steps (default 1e-9)")
+    p.add_argument("--save-every", type=int, default=1, metavar="N",
+                   help="save every N-th step (and the last); default 1")
+    p.add_argument("--out", help="write the time series to FILE.csv (streamed) or FILE.json")
+    p.add_argument("--plot", help="save a plot (PNG/SVG/PDF)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the subcommand; user errors raise :class:`ModelError` (exit 2 in ``cli.main``)."""
+    from ..io import load_model
+    from ..io.simulation import simulation_arguments, simulation_system
+
+    if args.out and pathlib.Path(args.out).suffix.lower() not in (".csv", ".json"):
+        raise ModelError(f"--out {args.out}: give a file ending in .csv or .json")
+    method = args.method
+    if method is not None and method not in METHODS:
+        raise ModelError(f"unknown method {method!r}; choose one of "
+                         f"{', '.join(METHODS)}")
+    if args.save_every < 1:
+        raise ModelError(f"--save-every must be a positive integer, got {args.save_every}")
+    model = load_model(args.model)
+    system = simulation_system(model)
+    run = simulation_arguments(model, system, t_end=args.t_end)
+    run.update({k: v for k, v in (("method", method), ("dt", args.dt)) if v is not None})
+    # a CSV file is streamed, unless the plot needs the series or the system is a DAE
+    # (whose driver keeps the multipliers beside the series)
+    stream = args.out if args.out and args.out.lower().endswith(".csv") and not args.plot \
+        and problem_kind(system) != "dae" else None
+    bar = None if args.no_progress else ProgressBar(*run["t_span"])
+    try:
+        res = simulate(system, **run, rtol=args.rtol, atol=args.atol,
+                       save_every=args.save_every, progress=bar, stream=stream)
+    except SimulationError as err:
+        if args.out and isinstance(err.partial, SimulationResult):
+            if stream is None:
+                _write(err.partial, args.out)
+            raise SimulationError(f"{err} (results up to t = {err.t_reached:.6g} s written "
+                                  f"to {args.out})", t_reached=err.t_reached,
+                                  partial=err.partial) from None
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    names = [getattr(g, "name", f"events[{k}]") for k, g in enumerate(run.get("events", []))]
+    if args.out and stream is None:
+        _write(res, args.out, names)
+    if args.plot:
+        res.plot(args.plot)
+    if not args.out:
+        print(summary(res, names))
+    return 0
+
+
+def _write(res: SimulationResult, path: str, events: list[str] | None = None) -> None:
+    if path.lower().endswith(".json"):
+        data = res.to_dict()
+        if events:
+            data["events"] = event_table(res, events)
+        pathlib.Path(path).write_text(json.dumps(data), encoding="utf-8")
+    else:
+        res.to_csv(path)
+
+
+def event_table(res: SimulationResult, events: list[str]) -> dict[str, Any]:
+    """``{event name: {"t": [...], "states": {state: [...]}}}`` (times in s)."""
+    out: dict[str, Any] = {}
+    for name, te, xe in zip(events, res.t_events, res.x_events, strict=True):
+        out[name] = {"t": te.tolist(),
+                     "states": {s: xe[:, k].tolist() for k, s in enumerate(res.states)}}
+    return out
+
+
+def summary(res: SimulationResult, events: list[str] | None = None) -> str:
+    """Final state, energy change, the largest power residual and the event times, in a
+    few lines."""
+    final = ", ".join(f"{s} = {v:.6g}" for s, v in zip(res.states, res.x[-1], strict=True))
+    dH = res.H[-1] - res.H[0]
+    lines = [f"  event {name}: " + (", ".join(f"t = {t:.9g} s" for t in te[:10])
+                                   + (f", … ({te.size} in all)" if te.size > 10 else "")
+                                   if te.size else "no crossing")
+             for name, te in zip(events or [], res.t_events, strict=False)]
+    return "\n".join([
+        f"{res.method}: {res.nsteps} steps, t = {res.t[0]:g} … {res.t[-1]:g} s",
+        f"  final state: {final}",
+        f"  energy: H = {res.H[0]:.6g} J → {res.H[-1]:.6g} J (change {dH:.6g} J; "
+        f"supplied {np.sum(res.work_supplied):.6g} J, dissipated "
+        f"{np.sum(res.work_dissipated):.6g} J)",
+        f"  max |power residual|: "
+        f"{res.extra.get('max_abs_power_residual', np.max(np.abs(res.power_residual))):.3g} J",
+        *lines,
+    ])
