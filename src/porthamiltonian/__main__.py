@@ -1,4 +1,4 @@
-"""``python -m porthamiltonian`` runs the command line."""
+"""``python -m porthamiltonian`` runs the command line (:mod:`porthamiltonian.cli`)."""
 
 from .cli import main
 

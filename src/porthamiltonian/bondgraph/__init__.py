@@ -4,7 +4,10 @@
 generates the explicit PHS and :func:`to_descriptor` the descriptor PHS (``generate``,
 dependent storages merged by ``merge``); :func:`junction_structure` is the Dirac
 structure on the exterior bonds (``dirac_path``);
-:func:`draw` draws the graph with its causal strokes (``draw``).
+:func:`draw` draws the graph with its causal strokes (``draw``).  Below them:
+``elements`` (the storages' compliance and energy), ``linear_map`` (the solved element
+equations and their port-Hamiltonian split), ``equations``, ``elimination`` and
+``causality``.  The ``check`` and ``draw`` commands live in :mod:`porthamiltonian.cli`.
 """
 
 from .causality import CausalityReport, analyze_causality

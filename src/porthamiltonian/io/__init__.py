@@ -1,6 +1,7 @@
 """Model files: reading YAML/JSON, checking them, and the :class:`Model` they give.
 
-See :mod:`porthamiltonian.io.model` for the format and the conventions, and
+See :mod:`porthamiltonian.io.model` for the format and the conventions,
+:mod:`porthamiltonian.io.build` for compiling a model to the IR (``build_system``), and
 :mod:`porthamiltonian.io.simulation` for running a model's ``simulate:`` section.
 """
 
