@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from ..compiled.affine import AffineMatrix
 from ..functional import FunctionPHS
+from ._moved import install as _install_moved
 from .closed_loop import simulate_feedback
 from .linalg.sundials import IDASolution, solve_ida
 from .method import Method, StepInfo
@@ -34,6 +35,8 @@ from .problem.modulation import PWM, PiecewiseConstant, pwm
 from .problem.tabulated import Tabulated
 from .registry import METHODS, register_method
 from .run import simulate
+
+_install_moved()  # the flat module paths of the last release still import, with a warning
 
 __all__ = ["simulate", "SimulationResult", "DAEResult", "SimulationOptions", "METHODS",
            "SCIPY_METHODS", "register_method", "Method", "OneStepMethod", "StepInfo",
