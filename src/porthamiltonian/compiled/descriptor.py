@@ -30,8 +30,8 @@ import numpy as np
 import scipy.sparse as sps
 import sympy as sp
 
-from .numeric import PowerBalance
 from ..errors import ModelError
+from .numeric import PowerBalance
 
 __all__ = ["CompiledDescriptor"]
 

@@ -31,7 +31,7 @@ terms use the same Gauss collocation (:mod:`.planar_structure`), so :math:`J(x)`
 affine in the state and skew for every ``x``.  The Hamiltonian is quadratic, so the
 implicit midpoint rule conserves it exactly (to the Newton tolerance).  By default the
 system is *numeric*: a :class:`~porthamiltonian.simulate.FunctionPHS` with sparse
-:class:`~porthamiltonian.simulate.affine.AffineMatrix` structure :math:`J(x)`,
+:class:`~porthamiltonian.compiled.affine.AffineMatrix` structure :math:`J(x)`,
 :math:`G(x)` — thousands of elements build in a fraction of a second and the Newton
 iterations use sparse LU.  ``symbolic=True`` gives the same model as a SymPy
 :class:`~porthamiltonian.PHS` (tens of elements; for symbolic manipulation).
@@ -45,10 +45,10 @@ import numpy as np
 import scipy.sparse as sps
 import sympy as sp
 
+from ..compiled.affine import AffineMatrix
 from ..errors import ModelError
+from ..functional import FunctionPHS
 from ..phs import PHS
-from ..simulate.affine import AffineMatrix
-from ..simulate.functional import FunctionPHS
 from .boundary import Condition, parse_ends
 from .fem import Coef, EffortField, FlowField, Param
 from .mesh import check_degree, make_mesh

@@ -54,7 +54,7 @@ degree ``k``, strains at the Gauss points), the ad-terms by Gauss collocation
 (:mod:`.spatial_structure`): :math:`J(x)` affine in the state and skew for every ``x``,
 H quadratic, so the implicit midpoint rule conserves it exactly (to the Newton
 tolerance).  ``.system`` is a :class:`~porthamiltonian.simulate.FunctionPHS` with sparse
-:class:`~porthamiltonian.simulate.affine.AffineMatrix` structure.
+:class:`~porthamiltonian.compiled.affine.AffineMatrix` structure.
 """
 
 from __future__ import annotations
@@ -64,11 +64,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
+from ..compiled.affine import AffineMatrix
 from ..errors import ModelError
+from ..functional import FunctionPHS
 from ..lie import ad, exp_se3
 from ..phs import PHS
-from ..simulate.affine import AffineMatrix
-from ..simulate.functional import FunctionPHS
 from .boundary import Condition, parse_ends
 from .fem import Coef, EffortField, FlowField, Param
 from .mesh import check_degree, make_mesh

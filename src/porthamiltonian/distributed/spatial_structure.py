@@ -62,7 +62,8 @@ def structure_constants() -> np.ndarray:
 class SkewEntries:
     """Entries of :math:`J(x)` and :math:`G(x)` on the state/input index space.
 
-    ``J``, ``G``: ``(rows, cols, states, coefs)`` for :class:`~..simulate.affine.AffineMatrix`;
+    ``J``, ``G``: ``(rows, cols, states, coefs)`` for
+    :class:`~porthamiltonian.compiled.affine.AffineMatrix`;
     ``J0``, ``G0``: constant parts (sparse) to add to the constant matrices.
     """
 

@@ -7,7 +7,7 @@ r"""Numeric assembly of a mechanism's pH-DAE (NumPy/SciPy sparse, no SymPy).
     \qquad y = G(x)^\top z,\qquad z = \nabla\mathcal H(x),
 
 directly from the poses and momenta, with the interface of
-:class:`~porthamiltonian.simulate.dae_compiled.CompiledDescriptor` (what the DAE
+:class:`~porthamiltonian.compiled.descriptor.CompiledDescriptor` (what the DAE
 integrators call: ``z, Dz, energy, f, f_x, c, c_x, B, matrix, output, …``), so it is
 simulated by the same midpoint / discrete-gradient / IDA code.  All matrices are sparse
 (CSR); the assembly and each evaluation are a handful of vectorized operations over the
@@ -122,15 +122,17 @@ class MechanismDAE:
 
     ``rows``: indices of the constraint rows kept as multipliers (all by default; see
     :meth:`.Mechanism.assemble`).  ``compile()`` returns the object itself, so it can be
-    handed to :func:`porthamiltonian.simulate.dae_run.simulate_descriptor`.
+    handed to :func:`porthamiltonian.simulate.simulate`.
     """
 
     linear = False
     Q = None
     #: the step matrix moves little per step (poses change by O(h)), so the midpoint
     #: driver reuses its LU factors across Newton iterations and steps (simplified
-    #: Newton, :class:`~porthamiltonian.simulate.newton.SimplifiedNewton`)
+    #: Newton, :class:`~porthamiltonian.simulate.linalg.newton.SimplifiedNewton`)
     simplified_newton = True
+    #: simulated as a DAE (:mod:`porthamiltonian.compiled.protocol`)
+    problem_kind = "dae"
 
     def __init__(self, mech: MechanismModel, rows: list[int] | None = None,
                  sparse: bool | None = None) -> None:

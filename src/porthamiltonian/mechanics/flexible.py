@@ -331,6 +331,9 @@ class FlexibleMechanismDAE:
     linear = False
     Q = None
 
+    #: simulated as a DAE (:mod:`porthamiltonian.compiled.protocol`)
+    problem_kind = "dae"
+
     @staticmethod
     def sparse_for(rigid_size: int, links: Sequence[FlexibleLink], gravity: Any = None
                    ) -> bool:
