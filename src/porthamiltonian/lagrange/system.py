@@ -392,10 +392,16 @@ class LagrangeDiracSystem:
 
     # --------------------------------------------------------------- simulation
 
-    def simulate(self, t_end: float, q0: Any, v0: Any, *, dt: float | None = None,
-                 t_eval: Any = None, rtol: float = 1e-11, atol: float | None = None,
-                 method: str = "DOP853") -> Any:
-        """Integrate from ``(q0, v0)`` over ``[0, t_end]``; see :mod:`._integrate`.
+    def simulate(self, t_span: Any, q0: Any, v0: Any, method: Any = "DOP853",
+                 dt: float | None = None, *, options: Any = None,
+                 **option_values: Any) -> Any:
+        """Integrate from ``(q0, v0)`` over ``t_span`` (s; a pair starting at 0, or
+        ``t_end``) with the arguments of :func:`porthamiltonian.simulate` (``method``,
+        ``dt``, ``options`` and its fields such as ``rtol``, ``atol``, ``t_eval``); see
+        :mod:`._integrate`.  SciPy methods and ``"ida"`` integrate the index-reduced
+        equations (default DOP853, ``rtol = 1e-11``); ``"midpoint"`` and
+        ``"discrete_gradient"`` simulate :meth:`to_descriptor` with
+        :func:`porthamiltonian.simulate`.
 
         Returns a :class:`~porthamiltonian.lagrange.result.LagrangeResult` with
         ``t``, ``q``, ``v``, ``p``, ``lam`` (multipliers), ``energy``, ``work``
@@ -403,5 +409,4 @@ class LagrangeDiracSystem:
         """
         from ._integrate import simulate
 
-        return simulate(self, t_end, q0, v0, dt=dt, t_eval=t_eval, rtol=rtol, atol=atol,
-                        method=method)
+        return simulate(self, t_span, q0, v0, method, dt, options=options, **option_values)
