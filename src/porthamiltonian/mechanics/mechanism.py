@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import scipy.optimize as so
 
-from .. import lie
 from ..errors import ModelError
+from . import lie
 from .assembly import MechanismDAE
 from .beam_weight import initial_node_poses, momentum_nodes, weighs
 from .flexible import FlexibleLink, FlexibleMechanismDAE, link_placements
@@ -62,18 +62,48 @@ class Mechanism:
     ----------
     gravity:
         Gravitational acceleration in the inertial frame (m/s²); default no gravity.
+
+    A mechanism is a *builder*: bodies, joints, actuators, links and :attr:`gravity` may
+    change after :meth:`assemble`.  The assembled DAE is a separate object holding its
+    own numbers; :meth:`assemble` caches it together with a fingerprint of everything it
+    was built from (gravity, every number of every body, joint, actuator and link) and
+    builds it again when the fingerprint differs, so it is never stale, however the
+    definition was changed.  A beam model of a flexible link counts by identity: give a
+    new beam model to change it.
     """
 
     def __init__(self, gravity: Sequence[float] = (0.0, 0.0, 0.0), name: str = "mechanism"):
-        self.gravity = np.asarray(gravity, dtype=float).reshape(3)
+        self.gravity = gravity
         self.name = name
         self.bodies: dict[str, RigidBody] = {}
         self.joints: dict[str, Joint] = {}
         self.actuators: dict[str, _Actuator] = {}
         self.links: dict[str, FlexibleLink] = {}
         self._dae: MechanismDAE | FlexibleMechanismDAE | None = None
+        self._dae_key: tuple = ()
         self._q0_dae: Any = None
         self.dropped: list[str] = []
+
+    @property
+    def gravity(self) -> np.ndarray:
+        """Gravitational acceleration in the inertial frame (m/s², read-only 3-vector;
+        assign a new one to change it)."""
+        return self._gravity
+
+    @gravity.setter
+    def gravity(self, value: Sequence[float]) -> None:
+        g = np.array(value, dtype=float).reshape(3)
+        g.flags.writeable = False
+        self._gravity = g
+        self._dae = None
+
+    def _definition(self) -> tuple:
+        """A fingerprint of everything :meth:`assemble` builds from: gravity and the
+        public numbers, names and arrays of every body, joint, actuator and flexible link
+        (other objects, such as a beam model, by identity)."""
+        return (_fingerprint(self._gravity),
+                *(tuple((name, _fingerprint(vars(obj))) for name, obj in group.items())
+                  for group in (self.bodies, self.joints, self.actuators, self.links)))
 
     # ------------------------------------------------------------------ declaration
     def add_body(self, name: str, mass: float, inertia: Any,
@@ -173,8 +203,14 @@ class Mechanism:
         Redundant closure equations are dropped, judged at the configuration given by
         ``q0`` (joint coordinates, see :meth:`initial_state`); the names of the dropped
         rows are in ``self.dropped``.  With flexible links the result is a
-        :class:`.FlexibleMechanismDAE` (same interface, beam states appended)."""
-        if self._dae is None or (self.graph.chords and not _same(q0, self._q0_dae)):
+        :class:`.FlexibleMechanismDAE` (same interface, beam states appended).
+
+        The result is cached until the mechanism changes (class docstring): a changed
+        mass, stiffness or gravity gives a new DAE, and a DAE returned earlier keeps the
+        values it was built with."""
+        key = self._definition()
+        if (self._dae is None or key != self._dae_key
+                or (self.graph.chords and not _same(q0, self._q0_dae))):
             if self.links:
                 keep = self._independent(q0)
                 size = 18 * len(self.bodies) + len(keep) + sum(
@@ -187,6 +223,7 @@ class Mechanism:
             else:
                 self._dae = MechanismDAE(self, self._independent(q0))
             self._q0_dae = q0
+            self._dae_key = key
         self.dropped = self._dropped
         return self._dae
 
@@ -453,6 +490,22 @@ class Mechanism:
         res = simulate_descriptor(dae, (0.0, float(t_end)), x0, u=u, method=method, dt=dt,
                                   **options)
         return MechanismResult(self, res)
+
+
+def _fingerprint(value: Any) -> Any:
+    """A hashable, comparable image of ``value``: numbers, strings and arrays by value
+    (arrays with shape and dtype), containers element by element (mappings without their
+    private ``_`` keys: caches), any other object by identity."""
+    if value is None or isinstance(value, (bool, int, float, complex, str)):
+        return value
+    if isinstance(value, np.ndarray):
+        return ("array", value.shape, value.dtype.str, value.tobytes())
+    if isinstance(value, (list, tuple)):
+        return tuple(_fingerprint(v) for v in value)
+    if isinstance(value, Mapping):
+        return tuple((k, _fingerprint(v)) for k, v in value.items()
+                     if not (isinstance(k, str) and k.startswith("_")))
+    return ("object", id(value))
 
 
 def _same(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
