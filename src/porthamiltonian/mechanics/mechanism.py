@@ -27,6 +27,7 @@ decentralized PD controller in the sense of interconnection and damping injectio
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,8 +35,8 @@ from typing import Any
 import numpy as np
 import scipy.optimize as so
 
+from .. import lie
 from ..errors import ModelError
-from . import lie
 from .assembly import MechanismDAE
 from .beam_weight import initial_node_poses, momentum_nodes, weighs
 from .flexible import FlexibleLink, FlexibleMechanismDAE, link_placements
@@ -474,21 +475,33 @@ class Mechanism:
         return out
 
     # ------------------------------------------------------------------ simulation
-    def simulate(self, t_end: float, dt: float = 1e-3, q0: Mapping[str, Any] | None = None,
-                 v0: Mapping[str, Any] | None = None, u: Any = None,
-                 method: str = "midpoint", **options: Any) -> MechanismResult:
-        """Simulate from rest or from ``q0``/``v0`` (see :meth:`initial_state`) over
-        ``[0, t_end]`` s with :func:`porthamiltonian.simulate.simulate` (``method``
-        ``"midpoint"``, ``"discrete_gradient"`` or ``"ida"``)."""
-        from ..simulate.dae_run import simulate_descriptor
+    def simulate(self, t_span: Any, q0: Mapping[str, Any] | None = None,
+                 v0: Mapping[str, Any] | None = None, u: Any = None, method: Any = "midpoint",
+                 dt: float | None = None, *, poses: Mapping[str, Any] | None = None,
+                 twists: Mapping[str, Any] | None = None, options: Any = None,
+                 **option_values: Any) -> MechanismResult:
+        """Simulate from rest or from ``q0``/``v0`` (see :meth:`initial_state`) with
+        :func:`porthamiltonian.simulate` — the same arguments: ``t_span`` (s; a pair, or
+        a number ``t_end`` for ``(0, t_end)``), ``u`` (by actuator input name), ``method``
+        (``"midpoint"``, ``"discrete_gradient"`` or ``"ida"``), ``dt`` (default: that of
+        ``options``, else 1 ms), and any option of
+        :class:`~porthamiltonian.simulate.SimulationOptions`."""
+        from ..simulate import simulate
 
+        if isinstance(q0, (int, float)) and not isinstance(q0, bool):  # the old (t_end, dt)
+            warnings.warn("Mechanism.simulate(t_end, dt) is deprecated: give dt by name "
+                          "(the arguments are those of porthamiltonian.simulate)",
+                          DeprecationWarning, stacklevel=2)
+            q0, dt = None, float(q0)
+        if dt is None:
+            dt = options.dt if options is not None and options.dt is not None else 1e-3
+        span = (0.0, float(t_span)) if np.ndim(t_span) == 0 else t_span
         dae = self.assemble(q0)
-        x0 = self.initial_state(q0, v0, options.pop("poses", None),
-                                options.pop("twists", None))
+        x0 = self.initial_state(q0, v0, poses, twists)
         _check_initial_links(self, x0)
         _check_initial_velocities(dae, x0)
-        res = simulate_descriptor(dae, (0.0, float(t_end)), x0, u=u, method=method, dt=dt,
-                                  **options)
+        res = simulate(dae, span, x0, u=u, method=method, dt=dt, options=options,
+                       **option_values)
         return MechanismResult(self, res)
 
 
