@@ -92,6 +92,7 @@ def test_structure_error_in_a_model_is_one_line(tmp_path):
     assert sum(ln.startswith("error:") for ln in res.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_bondgraph_model_to_json_and_simulation_match_circuit_theory(tmp_path):
     """Series RLC from examples/: matrices by hand, and the 50 Hz steady-state current
     amplitude 1/|Z| with Z = R + j(ωL − 1/(ωC))."""

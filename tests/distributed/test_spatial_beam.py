@@ -202,6 +202,7 @@ def _integrate_poses(beam, x):
     return g
 
 
+@pytest.mark.slow
 def test_pose_reconstruction_is_fourth_order_for_the_discrete_strain_field():
     # twisted, curved, stretched and sheared; reference: a tight ODE solution
     errors = []

@@ -194,6 +194,7 @@ simulate:
 """
 
 
+@pytest.mark.slow
 def test_flexible_link_model_file_swings_with_its_energy_kept(tmp_path, capsys):
     model = load_model(FLEXIBLE)
     res = simulate_model(model)

@@ -29,6 +29,7 @@ def double_pendulum_pd() -> Mechanism:
 
 @pytest.mark.parametrize("build, q0", [(double_pendulum_pd, None),
                                        (four_bar, {"O": 0.5})])
+@pytest.mark.slow
 def test_numeric_assembly_equals_symbolic(build, q0):
     """Same states, multipliers (the same redundant rows dropped), and at arbitrary raw
     states (off the rotation manifold too: the step equations are posed there) the same

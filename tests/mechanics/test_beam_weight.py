@@ -31,6 +31,7 @@ def _rod_pendulum(left: str, *, EI: float, elements: int, degree: int, rhoI: flo
     return m
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("left", ["velocity", "port"])
 def test_stiff_rod_swings_as_a_compound_pendulum(left: str) -> None:
     """Small swings of a stiff uniform rod hinged at one end: T = 2π√(I/(M g L/2)),
@@ -58,6 +59,7 @@ def test_stiff_rod_swings_as_a_compound_pendulum(left: str) -> None:
     assert np.ptp(res.H) < 1e-13 * L * G        # measured 2.7e-15, 3.6e-15 J
 
 
+@pytest.mark.slow
 def test_flexible_pendulum_energy_and_power_balance() -> None:
     """A soft rod (EI = 5 N·m²) swung from 1.5 rad: H (hub, beam strain and kinetic
     energy, the rod's gravity potential) is constant to round-off while the rod bends;
@@ -99,6 +101,7 @@ def test_flexible_pendulum_energy_and_power_balance() -> None:
     assert np.abs(raw.power_residual).max() < 1e-13 * G
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("root", ["port", "clamped"])
 def test_cantilever_sags_under_its_own_weight(root: str) -> None:
     """A horizontal cantilever (L = 1 m, ρA = 1 kg/m, EI = 100 N·m², δ/L ≈ 1.2 %)

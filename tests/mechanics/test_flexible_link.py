@@ -28,6 +28,7 @@ def _stiff_pendulum(left: str, right: str, rhoA: float = 0.01) -> Mechanism:
     return m
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("left, right", [("velocity", "port"), ("port", "port")])
 def test_stiff_rod_pendulum_has_the_rigid_period(left: str, right: str) -> None:
     """Small swings: T = 2π√(I/(g Σm r)) (1 + θ₀²/16), I about the pivot = hub + tip body
@@ -54,6 +55,7 @@ def test_stiff_rod_pendulum_has_the_rigid_period(left: str, right: str) -> None:
     assert res.flexible_residual().max() < 1e-9
 
 
+@pytest.mark.slow
 def test_hub_driven_cantilever_energy_balance() -> None:
     """A soft cantilever on a hub under PD control and an external torque: the energy
     stored (springs, bodies, beam) equals supplied − dissipated, step by step."""

@@ -48,6 +48,7 @@ def test_the_loop_closes_through_the_flexible_upper_arm_and_conserves_energy():
     assert np.abs(res.tip_deflection("upper_arm")[:, 1]).max() > 0.05
 
 
+@pytest.mark.slow
 def test_pd_control_sets_the_arm_to_the_closed_form_configuration():
     mech = EX.manipulator(elements=3)
     res = mech.simulate(8.0, dt=2e-2)
@@ -66,6 +67,7 @@ def test_pd_control_sets_the_arm_to_the_closed_form_configuration():
     assert np.abs(res.tip_deflection("upper_arm")[:, 1][late]).max() <= 0.02 * first
 
 
+@pytest.mark.slow
 def test_stiff_upper_arm_approaches_the_rigid_parallelogram():
     rigid = EX.manipulator(elements=3, upper_arm="rigid")
     rr = rigid.simulate(1.0, dt=1e-2)
@@ -139,6 +141,7 @@ def test_loop_coordinates_that_bend_the_flexible_link_are_refused():
         mech.simulate(0.1, dt=1e-2, q0=q0)
 
 
+@pytest.mark.slow
 def test_with_weight_the_feed_forward_holds_the_stiff_arm_at_its_set_point():
     g = 9.81
     mech = EX.manipulator(elements=3, gravity=g, stiffness=30.0, forearm_stiffness=30.0)

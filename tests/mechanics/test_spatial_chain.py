@@ -60,6 +60,7 @@ def chain():
     return mech, acc, wdot
 
 
+@pytest.mark.slow
 def test_body_accelerations_match_lagrangian(chain):
     mech, acc, wdot = chain
     num = mech.system().compile()

@@ -34,6 +34,11 @@ from .loop import prepare_dae
 
 __all__ = ["run_ida", "IDA"]
 
+#: IDA steps allowed between two output points (20× SUNDIALS' default of 500): enough for
+#: stiff transients at the default output grid (span/1000), while a solution that blows up
+#: is reported in seconds instead of after 10⁵ steps of Python callbacks per output
+MAX_STEPS_PER_OUTPUT = 10_000
+
 
 def _algebraic_indices(model: CompiledDescriptor) -> list[int]:
     N = model.algebraic
@@ -77,7 +82,8 @@ def run_ida(model: CompiledDescriptor, signal: InputSignal, rec: Recorder, serie
     with np.errstate(all="ignore"):  # a blow-up is reported by IDA and _record, not warned
         sol = solve_ida(residual, (t0, float(t_out[-1])), np.concatenate([x0, lam0]),
                         np.concatenate([xdot0, np.zeros(k)]), algebraic=alg, rtol=rtol,
-                        atol=atol, t_eval=t_out, jacobian=jacobian, loose=list(range(n, n + k)))
+                        atol=atol, t_eval=t_out, jacobian=jacobian, loose=list(range(n, n + k)),
+                        max_num_steps=MAX_STEPS_PER_OUTPUT)
     return _record(model, rec, series, sol)
 
 
