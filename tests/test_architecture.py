@@ -31,7 +31,7 @@ PACKAGE = "porthamiltonian"
 #: "" is the package root, ``porthamiltonian/__init__.py`` (the public API).
 LAYER: dict[str, int] = {
     # 0 foundation
-    "errors": 0, "naming": 0, "expr": 0, "_matrices": 0, "printing": 0, "lie": 0,
+    "errors": 0, "naming": 0, "expr": 0, "_matrices": 0, "printing": 0, "lie": 0, "sealed": 0,
     # 1 core IR
     "dirac": 1, "structure": 1, "compiled": 1, "serialize": 1, "phs": 1, "descriptor": 1,
     "functional": 1, "interconnection": 1,

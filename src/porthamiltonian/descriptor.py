@@ -43,6 +43,7 @@ from . import _matrices as mx
 from .errors import ModelError, NoExplicitFormError, StructureError
 from .naming import check_names
 from .phs import MATRIX_NAMES, PHS, _read_only
+from .sealed import Sealed
 from .structure import check_symmetric
 
 #: What defines a DescriptorPHS: re-assigning one of these after construction raises
@@ -52,7 +53,7 @@ _DEFINING = frozenset({"core", "E", "B", "efforts", "multipliers", "kind", "stat
                        "_checked", "_check_Q"})
 
 
-class DescriptorPHS:
+class DescriptorPHS(Sealed):
     """Port-Hamiltonian descriptor system ``E ẋ = (J−R)z + Bλ + (G−P)u, 0 = Bᵀz``.
 
     Parameters
@@ -81,6 +82,9 @@ class DescriptorPHS:
 
     #: simulated as a DAE (:mod:`porthamiltonian.compiled.protocol`)
     problem_kind = "dae"
+    _DEFINING = _DEFINING
+    _ADVICE = ("use .with_parameters(...) for other parameter values, "
+               ".replace(name=..., parameters=...), or construct a new system")
 
     def __init__(
         self,
@@ -143,18 +147,9 @@ class DescriptorPHS:
         elif check and E is not None:
             check_symmetric(self.E.T @ mx.to_dense(self.core.Q), "EᵀQ", self.core.states)
         self._checked, self._check_Q = check, E is None
-        self.__dict__["_sealed"] = True
+        self.seal()
 
     # ------------------------------------------------------------------ immutability
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _DEFINING and self.__dict__.get("_sealed"):
-            raise ModelError(
-                f"DescriptorPHS.{name} cannot be re-assigned: a model is immutable (its "
-                "compiled form is derived from it); use .with_parameters(...) for other "
-                "parameter values, .replace(name=..., parameters=...), or construct a new "
-                "system"
-            )
-        object.__setattr__(self, name, value)
 
     @property
     def parameters(self) -> Mapping[str, Any]:

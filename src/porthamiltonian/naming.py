@@ -8,7 +8,8 @@ k-dimensional (multi-bond) element is named ``C1[0]`` ... ``C1[k-1]``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .errors import ModelError
 
@@ -87,3 +88,17 @@ def resolve(selector: str, names: Sequence[str], what: str) -> list[int]:
         return positions
     available = ", ".join(sorted(group(names))) or "(none)"
     raise ModelError(f"unknown {what} {selector!r}; available {what}s: {available}")
+
+
+def parameter_values(values: Mapping[str, Any] | None, keywords: Mapping[str, Any],
+                     known: Iterable[str], owner: str) -> dict[str, Any]:
+    """The new parameter values of ``with_parameters(values, **keywords)`` (keywords
+    last); a name not in ``known`` raises :class:`ModelError` listing ``owner``'s
+    parameters (``owner``: "the system", "the bond graph", ...)."""
+    merged = {**(values or {}), **keywords}
+    names = sorted(known)
+    unknown = sorted(set(merged) - set(names))
+    if unknown:
+        raise ModelError(f"unknown parameter(s) {', '.join(unknown)}; {owner}'s parameters "
+                         f"are: {', '.join(names) or '(none)'}")
+    return merged

@@ -39,7 +39,8 @@ import sympy as sp
 from . import _matrices as mx
 from .compiled import NumericPHS, PowerBalance
 from .errors import ModelError
-from .naming import check_names
+from .naming import check_names, parameter_values
+from .sealed import Sealed
 from .serialize import MATRIX_NAMES, phs_arguments, phs_to_dict, phs_to_latex
 from .structure import DEFAULT_TOL, check_psd, check_skew, check_symmetric
 
@@ -52,7 +53,7 @@ _DEFINING = frozenset({"states", "inputs", "outputs", "parameters", "kind", "x",
                        "_mats", "_H", "_Q", "_parameters", "_checked"})
 
 
-class PHS:
+class PHS(Sealed):
     r"""Explicit port-Hamiltonian system, symbolic (SymPy) or numeric (NumPy / SciPy sparse).
 
     Parameters
@@ -114,6 +115,10 @@ class PHS:
 
     #: simulated as an ODE (:mod:`porthamiltonian.compiled.protocol`)
     problem_kind = "ode"
+    _DEFINING = _DEFINING
+    _ADVICE = ("use .with_parameters(...) for other parameter values, .rename(...) for "
+               "other names, .replace(name=..., parameters=...), or construct a new "
+               "system")
 
     def __init__(
         self,
@@ -198,18 +203,9 @@ class PHS:
         self._checked = check
         if check:
             self.check(tol)
-        self.__dict__["_sealed"] = True
+        self.seal()
 
     # ------------------------------------------------------------------ immutability
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _DEFINING and self.__dict__.get("_sealed"):
-            raise ModelError(
-                f"{type(self).__name__}.{name} cannot be re-assigned: a model is immutable "
-                "(its compiled form is derived from it); use .with_parameters(...) for other "
-                "parameter values, .rename(...) for other names, .replace(name=..., "
-                "parameters=...), or construct a new system"
-            )
-        object.__setattr__(self, name, value)
 
     @property
     def parameters(self) -> Mapping[str, Any]:
@@ -236,14 +232,8 @@ class PHS:
         Raises :class:`ModelError` for a name that is not a parameter of the system,
         listing the parameters.
         """
-        values = {**(values or {}), **kw}
-        known = set(self._parameters) | set(self.free_parameters())
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ModelError(
-                f"unknown parameter(s) {', '.join(unknown)}; the system's parameters are: "
-                f"{', '.join(sorted(known)) or '(none)'}"
-            )
+        values = parameter_values(values, kw, set(self._parameters) | set(self.free_parameters()),
+                                  "the system")
         return self.replace(parameters={**self._parameters, **values})
 
     def replace(self, *, name: str | None = None,
@@ -467,15 +457,9 @@ class PHS:
 
         >>> sys.subs(k=2.0, m=1.0)   # doctest: +SKIP
         """
-        values = {**(values or {}), **kw}
         if not self.symbolic:
             return self
-        unknown = sorted(set(values) - set(self.free_parameters()))
-        if unknown:
-            raise ModelError(
-                f"unknown parameter(s) {', '.join(unknown)}; the system's parameters are: "
-                f"{', '.join(self.free_parameters()) or '(none)'}"
-            )
+        values = parameter_values(values, kw, self.free_parameters(), "the system")
         by_name = _symbols_by_name(self)
         rep = {s: sp.sympify(v) for k, v in values.items() for s in by_name.get(k, [])}
         params = {k: v for k, v in self.parameters.items() if k not in values}

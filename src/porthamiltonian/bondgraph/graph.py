@@ -26,7 +26,7 @@ from typing import Any
 import sympy as sp
 
 from ..errors import ModelError
-from ..naming import expand
+from ..naming import expand, parameter_values
 
 STORAGE = ("C", "I")
 SOURCES = ("Se", "Sf", "MSe", "MSf")
@@ -317,13 +317,7 @@ class BondGraph:
         parameter symbolic.  Raises :class:`ModelError` for a name that is not one of the
         graph's :attr:`parameters`, listing them.
         """
-        values = {**(values or {}), **kw}
-        unknown = sorted(set(values) - set(self.parameters))
-        if unknown:
-            raise ModelError(
-                f"unknown parameter(s) {', '.join(unknown)}; the bond graph's parameters "
-                f"are: {', '.join(sorted(self.parameters)) or '(none)'}"
-            )
+        values = parameter_values(values, kw, self.parameters, "the bond graph")
         new = self._copy()
         new.parameters.update(values)
         return new

@@ -23,6 +23,7 @@ from typing import Any
 import sympy
 
 from ..errors import ModelError, SchemaError
+from ..naming import parameter_values
 from .bondgraph_section import check_bondgraph
 from .mechanism_section import check_mechanism
 from .network_section import check_network
@@ -109,13 +110,7 @@ class Model:
         Raises :class:`ModelError` for a name that is not a parameter of the model
         (listing them), :class:`SchemaError` if the new values make the document invalid.
         """
-        values = {**(values or {}), **kw}
-        unknown = sorted(set(values) - set(self.parameters))
-        if unknown:
-            raise ModelError(
-                f"unknown parameter(s) {', '.join(unknown)}; the model's parameters are: "
-                f"{', '.join(self.parameters) or '(none)'}"
-            )
+        values = parameter_values(values, kw, self.parameters, "the model")
         if not values:
             return self
         if not isinstance(self.document, Mapping):
