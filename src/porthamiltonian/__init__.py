@@ -1,49 +1,130 @@
 """porthamiltonian — port-based modeling, simulation, analysis and control.
 
 The public API.  Everything a user imports lives here; modules hold one idea each.
+
+Every name is imported on first use (PEP 562 ``__getattr__``), so ``import
+porthamiltonian`` — and with it the command line's ``--help`` — loads neither SymPy nor
+SciPy nor Matplotlib; ``from porthamiltonian import PHS`` and ``porthamiltonian.PHS``
+work as if the names were imported here (docs/cli.md, "Start-up").
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import sys as _sys
+import types as _types
+from typing import TYPE_CHECKING
 
-from .bondgraph import BondGraph
-from .compiled import PowerBalance
-from .descriptor import DescriptorPHS
-from .dirac import DiracStructure
-from .errors import (
-    CausalityError,
-    ExpressionError,
-    ModelError,
-    NoExplicitFormError,
-    SchemaError,
-    SimulationError,
-    StructureError,
-)
-from .interconnection import feedback, interconnect, parallel
-from .phs import PHS
-from .simulate import SimulationResult, simulate
+if TYPE_CHECKING:  # the names of __all__, for type checkers and the import graph
+    from typing import Any
+
+    from .bondgraph import BondGraph
+    from .compiled import PowerBalance
+    from .descriptor import DescriptorPHS
+    from .dirac import DiracStructure
+    from .errors import (
+        CausalityError,
+        ExpressionError,
+        ModelError,
+        NoExplicitFormError,
+        SchemaError,
+        SimulationError,
+        StructureError,
+    )
+    from .interconnection import feedback, interconnect, parallel
+    from .phs import PHS
+    from .simulate import SimulationResult, simulate
 
 # Subpackages with their own namespace (``porthamiltonian.distributed.wave(...)``) are
-# imported on first attribute access, so ``import porthamiltonian`` stays fast.
+# imported on first attribute access too.
 _SUBPACKAGES = frozenset(
     {"analysis", "bondgraph", "control", "distributed", "io", "lagrange",
      "library", "mechanics", "network", "simulate"}
 )
 
+_ERRORS = frozenset({"ModelError", "StructureError", "ExpressionError", "SchemaError",
+                     "CausalityError", "NoExplicitFormError", "SimulationError"})
 
-def __getattr__(name: str):
+
+def _load(name: str) -> Any:
+    """The public name ``name``, imported now (a normal import: a layering edge)."""
+    if name in _ERRORS:
+        from . import errors
+
+        return getattr(errors, name)
+    if name == "PHS":
+        from .phs import PHS
+
+        return PHS
+    if name == "BondGraph":
+        from .bondgraph import BondGraph
+
+        return BondGraph
+    if name == "DescriptorPHS":
+        from .descriptor import DescriptorPHS
+
+        return DescriptorPHS
+    if name == "DiracStructure":
+        from .dirac import DiracStructure
+
+        return DiracStructure
+    if name == "PowerBalance":
+        from .compiled import PowerBalance
+
+        return PowerBalance
+    if name in ("feedback", "interconnect", "parallel"):
+        from . import interconnection
+
+        return getattr(interconnection, name)
+    if name == "SimulationResult":
+        from .simulate import SimulationResult
+
+        return SimulationResult
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("porthamiltonian")
+        except PackageNotFoundError:  # running from a source tree that was not installed
+            return "0.0.0+unknown"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __getattr__(name: str) -> Any:
     if name in _SUBPACKAGES:
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = _load(name)
+    globals()[name] = value  # once: later look-ups do not come here
+    return value
 
 
-try:
-    __version__ = version("porthamiltonian")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0.0.0+unknown"
+def __dir__() -> list[str]:
+    """The public names and the subpackages, loaded or not (not the helpers here)."""
+    here = {n for n in globals() if n.startswith("__") or not n.startswith("_")}
+    return sorted((here - {"TYPE_CHECKING"}) | set(__all__) | _SUBPACKAGES)
+
+
+class _Root(_types.ModuleType):
+    """The package module, with one property: ``porthamiltonian.simulate`` is the function
+    :func:`porthamiltonian.simulate.simulate`, though the subpackage of the same name is
+    bound here by the import system whenever it is first imported (for example by
+    ``import porthamiltonian.simulate.registry``)."""
+
+    @property
+    def simulate(self) -> Any:
+        from .simulate import simulate
+
+        return simulate
+
+    @simulate.setter
+    def simulate(self, value: Any) -> None:
+        # the import system binding the subpackage: the public name stays the function
+        # (``sys.modules["porthamiltonian.simulate"]`` is the subpackage)
+        pass
+
+
+_sys.modules[__name__].__class__ = _Root
 
 __all__ = [
     "__version__",

@@ -5,7 +5,9 @@ stderr and exits with status 2 — never a traceback.  ``validate`` lists every
 problem it finds, one per line, then the one ``error:`` line.  Set
 ``PORTHAMILTONIAN_DEBUG=1`` to see tracebacks of internal errors.
 
-The commands themselves live in the sibling modules, listed in :data:`COMMANDS`.
+The commands are listed in :data:`.commands.COMMANDS` (their options, declared without
+importing anything heavy); each one's work lives in the sibling module of its name,
+imported only when the command runs — so ``--help`` starts fast (docs/cli.md).
 """
 
 from __future__ import annotations
@@ -14,24 +16,11 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from types import ModuleType
 
-from .. import __version__
 from ..errors import ModelError
-from . import check, demo, draw, phs, simulate, validate
+from .commands import COMMANDS
 
 EXIT_USER_ERROR = 2
-
-#: (name, help, module) of every command, in the order ``--help`` lists them; each
-#: module has ``add_arguments(parser)`` and ``run_command(args) -> int``
-COMMANDS: tuple[tuple[str, str, ModuleType], ...] = (
-    ("validate", "check a model file and report every problem found", validate),
-    ("phs", "print the explicit port-Hamiltonian model", phs),
-    ("simulate", "simulate a model file; time series to CSV/JSON", simulate),
-    ("check", "causality of a bond graph, in words (SCAP)", check),
-    ("draw", "draw a bond graph: half-arrows, causal strokes, problems", draw),
-    ("demo", "run the main worked example (DC motor) and plot it", demo),
-)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,17 +31,35 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USER_ERROR)
 
 
+class _Version(argparse.Action):
+    """``--version``: argparse's version action, with the version (package metadata,
+    :mod:`importlib.metadata`) read only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS,
+                 help: str = "show program's version number and exit") -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from .. import __version__
+
+        print(f"porthamiltonian {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="porthamiltonian",
         description="Port-based modeling, simulation and control of multi-physics systems.",
     )
-    p.add_argument("--version", action="version", version=f"porthamiltonian {__version__}")
+    p.add_argument("--version", action=_Version)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, help_text, module in COMMANDS:
-        cmd = sub.add_parser(name, help=help_text)
-        module.add_arguments(cmd)
-        cmd.set_defaults(func=module.run_command)
+    for command in COMMANDS:
+        cmd = sub.add_parser(command.name, help=command.help)
+        command.add_arguments(cmd)
+        cmd.set_defaults(func=command.run)
     return p
 
 

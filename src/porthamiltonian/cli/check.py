@@ -23,12 +23,7 @@ from ..bondgraph.causality import CausalityReport, analyze_causality
 from ..bondgraph.graph import BondGraph
 from ..errors import CausalityError, ModelError
 
-__all__ = ["add_arguments", "run_command", "run_check"]
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``check``."""
-    p.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
+__all__ = ["run_command", "run_check"]
 
 
 def run_command(args: argparse.Namespace) -> int:

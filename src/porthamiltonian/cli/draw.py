@@ -16,15 +16,7 @@ from ..bondgraph.draw import check_format, draw
 from ..bondgraph.graph import BondGraph
 from ..errors import ModelError
 
-__all__ = ["add_arguments", "run_command", "run_draw"]
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``draw``."""
-    p.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
-    p.add_argument("--out", required=True, help="image file (.svg, .png or .pdf)")
-    p.add_argument("--no-causality", action="store_true",
-                   help="draw the graph only (no causal strokes, no highlighting)")
+__all__ = ["run_command", "run_draw"]
 
 
 def run_command(args: argparse.Namespace) -> int:

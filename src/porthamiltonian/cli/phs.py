@@ -13,15 +13,7 @@ from typing import Any
 
 from ..errors import ModelError
 
-__all__ = ["add_arguments", "run_command"]
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``phs``."""
-    p.add_argument("model", help="model file (.yaml, .yml or .json)")
-    fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="one JSON object (DESIGN.md §3)")
-    fmt.add_argument("--latex", action="store_true", help="LaTeX equations")
+__all__ = ["run_command"]
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -32,26 +32,7 @@ from ..simulate.problem.problem import problem_kind
 from ..simulate.registry import METHODS
 from ..simulate.run import simulate
 
-__all__ = ["add_arguments", "run_command"]
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of the ``simulate`` subcommand."""
-    p.add_argument("model", help="model file (.yaml, .yml or .json)")
-    p.add_argument("--t-end", type=float, help="end time in s (default: simulate.t_end)")
-    p.add_argument("--dt", type=float,
-                   help="fixed step in s (default: simulate.dt; without one, adaptive steps)")
-    p.add_argument("--method", help=f"one of {', '.join(METHODS)} "
-                   "(default: simulate.method or midpoint)")
-    p.add_argument("--rtol", type=float, default=1e-6,
-                   help="relative local error tolerance of adaptive steps (default 1e-6)")
-    p.add_argument("--atol", type=float, default=1e-9,
-                   help="absolute local error tolerance of adaptive steps (default 1e-9)")
-    p.add_argument("--save-every", type=int, default=1, metavar="N",
-                   help="save every N-th step (and the last); default 1")
-    p.add_argument("--out", help="write the time series to FILE.csv (streamed) or FILE.json")
-    p.add_argument("--plot", help="save a plot (PNG/SVG/PDF)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+__all__ = ["run_command"]
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -13,12 +13,7 @@ from typing import Any
 
 from ..errors import ModelError
 
-__all__ = ["add_arguments", "run_command"]
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``validate``."""
-    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+__all__ = ["run_command"]
 
 
 def run_command(args: argparse.Namespace) -> int:

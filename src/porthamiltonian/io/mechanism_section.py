@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..mechanics.joints import KINDS
 from ..naming import expand
 from .schema import Checker, KeyPath, Section, label_of
 
@@ -50,6 +49,8 @@ GROUND = "ground"
 
 def check_mechanism(ck: Checker, value: Any, path: KeyPath) -> Section:
     """Check a ``mechanism`` section (see the module docstring)."""
+    from ..mechanics.joints import KINDS  # here: the mechanics package loads NumPy, SciPy
+
     label = label_of(path)
     data: dict[str, Any] = {"gravity": [0.0, 0.0, 0.0], "bodies": [], "joints": [],
                             "actuators": [], "flexible_links": []}
@@ -144,6 +145,8 @@ def _body(ck: Checker, path: KeyPath, label: str, b: dict[str, Any]) -> bool:
 
 
 def _joint(ck: Checker, path: KeyPath, label: str, j: dict[str, Any], bodies: set[str]) -> bool:
+    from ..mechanics.joints import KINDS
+
     ok = True
     if j["kind"] not in KINDS:
         ck.error((*path, "kind"), f"{label}.kind",

@@ -19,11 +19,13 @@ that ``porthamiltonian validate`` reports a missing file or column with its line
 from __future__ import annotations
 
 import pathlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ModelError
-from ..simulate.problem.tabulated import Tabulated
 from .schema import Checker, KeyPath
+
+if TYPE_CHECKING:
+    from ..simulate.problem.tabulated import Tabulated
 
 __all__ = ["TABLE_KEYS", "check_table"]
 
@@ -57,6 +59,8 @@ def check_table(ck: Checker, value: dict[Any, Any], path: KeyPath, label: str, i
         ck.error((*path, "csv"), f"{label}.csv",
                  f"no file {str(where)!r}; the path is relative to the model file's folder")
         return None
+    from ..simulate.problem.tabulated import Tabulated  # here: the simulator loads SciPy
+
     try:
         table = Tabulated.from_csv(where, kind=kind)
     except ModelError as err:

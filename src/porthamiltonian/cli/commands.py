@@ -1,0 +1,141 @@
+"""The commands of ``porthamiltonian``: name, one-line help, options, and how each runs.
+
+This module is what ``porthamiltonian --help`` (and every ``COMMAND --help``) imports:
+argparse and nothing else — no SymPy, SciPy, Matplotlib, nor the model files.  A
+command's implementation (the sibling module of the same name, which imports
+:mod:`porthamiltonian.io`, the simulator, …) is imported only when that command runs
+(docs/cli.md, "Start-up").
+
+A new command is one :class:`Command` in :data:`COMMANDS` — its options here, its work in
+a new sibling module with ``run_command(args) -> int`` (docs/design.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["Command", "COMMANDS", "METHOD_NAMES"]
+
+#: the simulation methods ``simulate --help`` lists: the names of
+#: ``porthamiltonian.simulate.METHODS`` in its order, kept here so that the help needs no
+#: simulator (``tests/test_startup.py`` checks that they are the same)
+METHOD_NAMES: tuple[str, ...] = (
+    "auto", "midpoint", "discrete_gradient", "avf", "gauss1", "gauss2", "gauss3", "gauss4",
+    "gauss5", "gauss6", "rk4", "ida", "RK45", "DOP853", "Radau", "BDF", "LSODA", "RK23",
+)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command: ``name`` and ``help`` (its line in ``--help``), ``add_arguments``
+    (its options, declared without importing anything heavy) and ``run`` (imports the
+    implementation module, runs it, returns the exit status)."""
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+# ----------------------------------------------------------------------------- validate
+def _validate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from .validate import run_command
+
+    return run_command(args)
+
+
+# ---------------------------------------------------------------------------------- phs
+def _phs_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="one JSON object (DESIGN.md §3)")
+    fmt.add_argument("--latex", action="store_true", help="LaTeX equations")
+
+
+def _phs(args: argparse.Namespace) -> int:
+    from .phs import run_command
+
+    return run_command(args)
+
+
+# ----------------------------------------------------------------------------- simulate
+def _simulate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    p.add_argument("--t-end", type=float, help="end time in s (default: simulate.t_end)")
+    p.add_argument("--dt", type=float,
+                   help="fixed step in s (default: simulate.dt; without one, adaptive steps)")
+    p.add_argument("--method", help=f"one of {', '.join(METHOD_NAMES)} "
+                   "(default: simulate.method or midpoint)")
+    p.add_argument("--rtol", type=float, default=1e-6,
+                   help="relative local error tolerance of adaptive steps (default 1e-6)")
+    p.add_argument("--atol", type=float, default=1e-9,
+                   help="absolute local error tolerance of adaptive steps (default 1e-9)")
+    p.add_argument("--save-every", type=int, default=1, metavar="N",
+                   help="save every N-th step (and the last); default 1")
+    p.add_argument("--out", help="write the time series to FILE.csv (streamed) or FILE.json")
+    p.add_argument("--plot", help="save a plot (PNG/SVG/PDF)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import run_command
+
+    return run_command(args)
+
+
+# -------------------------------------------------------------------------------- check
+def _check_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .check import run_command
+
+    return run_command(args)
+
+
+# --------------------------------------------------------------------------------- draw
+def _draw_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
+    p.add_argument("--out", required=True, help="image file (.svg, .png or .pdf)")
+    p.add_argument("--no-causality", action="store_true",
+                   help="draw the graph only (no causal strokes, no highlighting)")
+
+
+def _draw(args: argparse.Namespace) -> int:
+    from .draw import run_command
+
+    return run_command(args)
+
+
+# --------------------------------------------------------------------------------- demo
+def _demo_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", default="porthamiltonian-demo.png", help="plot file (PNG/SVG/PDF)")
+    p.add_argument("--no-plot", action="store_true", help="print only")
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import run_command
+
+    return run_command(args)
+
+
+#: every command, in the order ``--help`` lists them
+COMMANDS: tuple[Command, ...] = (
+    Command("validate", "check a model file and report every problem found",
+            _validate_arguments, _validate),
+    Command("phs", "print the explicit port-Hamiltonian model", _phs_arguments, _phs),
+    Command("simulate", "simulate a model file; time series to CSV/JSON",
+            _simulate_arguments, _simulate),
+    Command("check", "causality of a bond graph, in words (SCAP)", _check_arguments, _check),
+    Command("draw", "draw a bond graph: half-arrows, causal strokes, problems",
+            _draw_arguments, _draw),
+    Command("demo", "run the main worked example (DC motor) and plot it",
+            _demo_arguments, _demo),
+)
