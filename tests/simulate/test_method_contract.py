@@ -35,7 +35,7 @@ from porthamiltonian.simulate import (
 from porthamiltonian.simulate.ode.scipy_ivp import ScipyMethod
 
 CASES = [(name, kind) for name, cls in METHODS.items() for kind in sorted(cls.problems)]
-FIXED_STEP = {name for name, cls in METHODS.items() if issubclass(cls, OneStepMethod)}
+FIXED_STEP = {name for name, cls in METHODS.items() if cls.fixed_step}
 
 C1, C2, R_LOAD = 1e-3, 2e-3, 100.0
 TAU = R_LOAD * (C1 + C2)  # s
@@ -63,7 +63,8 @@ def _scale(res) -> float:
 @pytest.mark.parametrize(("name", "kind"), CASES)
 def test_reported_residual_is_the_energy_balance_of_the_reported_series(name, kind):
     res = _run(kind, name, quartic=True, dt=0.01)
-    assert res.method == name and res.success
+    ran = res.extra.get("method_choice", f"{name} → {name}").split(" → ")[1].split(":")[0]
+    assert res.method == ran and res.success  # auto names the method it ran
     balance = np.diff(res.H) - (res.work_supplied[1:] - res.work_dissipated[1:])
     np.testing.assert_allclose(res.power_residual[1:], balance, rtol=0,
                                atol=1e-12 * _scale(res))
@@ -215,3 +216,24 @@ def test_a_symbolic_parameter_free_quartic_ode_keeps_its_degree_hint():
     sys = PHS(J=[[0, 1], [-1, 0]], hamiltonian=q**4 / 4 + p**2 / 2, states=["q", "p"])
     res = simulate(sys, (0.0, 5.0), [1.0, 0.0], method="discrete_gradient", dt=0.05)
     assert abs(res.H[-1] - res.H[0]) <= 1e-13
+
+
+@pytest.mark.parametrize(("kind", "quartic", "expected"), [
+    ("ode", False, "midpoint"), ("ode", True, "discrete_gradient"),
+    ("dae", False, "midpoint"), ("dae", True, "discrete_gradient")])
+def test_auto_runs_the_energy_exact_method_and_says_why(kind, quartic, expected):
+    res = _run(kind, "auto", quartic=quartic, dt=0.01)
+    assert res.method == expected
+    assert res.extra["method_choice"].startswith(f"auto → {expected}: ")
+    assert ("non-quadratic H" in res.extra["method_choice"]) == quartic
+    same = _run(kind, expected, quartic=quartic, dt=0.01)
+    np.testing.assert_array_equal(res.x, same.x)
+    assert np.max(np.abs(res.power_residual)) <= 1e-12 * _scale(res)
+
+
+def test_auto_is_the_default():
+    q, p = sp.symbols("q p", real=True)
+    pend = PHS(J=[[0, 1], [-1, 0]], hamiltonian=p**2 / 2 + 1 - sp.cos(q), states=["q", "p"])
+    res = simulate(pend, (0.0, 20.0), [2.0, 0.0], dt=0.05)
+    assert res.method == "discrete_gradient"
+    assert np.max(np.abs(res.H - res.H[0])) <= 1e-13 * res.H[0]

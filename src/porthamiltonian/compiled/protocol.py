@@ -56,6 +56,10 @@ the mechanism assemblies are implementations):
     instantaneous balance.
 ``simplified_newton`` (optional, default ``False``)
     the model prefers a reused step matrix in Newton's method.
+
+Both may declare ``quadratic_energy`` (optional): :math:`H` is a polynomial of degree ≤ 2
+in the state, so the midpoint rule balances it exactly — what ``method="auto"`` reads
+when the form is not ``linear`` and the model has no symbolic :math:`H` to inspect.
 """
 
 from __future__ import annotations

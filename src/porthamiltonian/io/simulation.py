@@ -68,7 +68,7 @@ def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
 
         x0 = initial_state(model, system)
     args: dict[str, Any] = {"t_span": (t0, float(t1)), "x0": x0,
-                            "u": inputs or None, "method": sim.get("method") or "midpoint",
+                            "u": inputs or None, "method": sim.get("method") or "auto",
                             "dt": sim.get("dt")}
     if modulation:
         args["modulation"] = modulation

@@ -133,6 +133,9 @@ class MechanismDAE:
     simplified_newton = True
     #: simulated as a DAE (:mod:`porthamiltonian.compiled.protocol`)
     problem_kind = "dae"
+    #: H is quadratic in the state (kinetic energy in the momenta, springs and strains;
+    #: gravity linear in the positions): the midpoint step balances it exactly
+    quadratic_energy = True
 
     def __init__(self, mech: MechanismModel, rows: list[int] | None = None,
                  sparse: bool | None = None) -> None:

@@ -333,6 +333,9 @@ class FlexibleMechanismDAE:
 
     #: simulated as a DAE (:mod:`porthamiltonian.compiled.protocol`)
     problem_kind = "dae"
+    #: H is quadratic in the state (kinetic energy in the momenta, springs and strains;
+    #: gravity linear in the positions): the midpoint step balances it exactly
+    quadratic_energy = True
 
     @staticmethod
     def sparse_for(rigid_size: int, links: Sequence[FlexibleLink], gravity: Any = None

@@ -476,14 +476,15 @@ class Mechanism:
 
     # ------------------------------------------------------------------ simulation
     def simulate(self, t_span: Any, q0: Mapping[str, Any] | None = None,
-                 v0: Mapping[str, Any] | None = None, u: Any = None, method: Any = "midpoint",
+                 v0: Mapping[str, Any] | None = None, u: Any = None, method: Any = "auto",
                  dt: float | None = None, *, poses: Mapping[str, Any] | None = None,
                  twists: Mapping[str, Any] | None = None, options: Any = None,
                  **option_values: Any) -> MechanismResult:
         """Simulate from rest or from ``q0``/``v0`` (see :meth:`initial_state`) with
         :func:`porthamiltonian.simulate` — the same arguments: ``t_span`` (s; a pair, or
         a number ``t_end`` for ``(0, t_end)``), ``u`` (by actuator input name), ``method``
-        (``"midpoint"``, ``"discrete_gradient"`` or ``"ida"``), ``dt`` (default: that of
+        (``"auto"`` — the midpoint step, a mechanism's H being quadratic —,
+        ``"midpoint"``, ``"discrete_gradient"`` or ``"ida"``), ``dt`` (default: that of
         ``options``, else 1 ms), and any option of
         :class:`~porthamiltonian.simulate.SimulationOptions`."""
         from ..simulate import simulate

@@ -17,6 +17,10 @@ A **method** is a class with
     :math:`H(x_{k+1}) - H(x_k) = \int u^\top y - \int d` holds to round-off: for every
     :math:`H` (discrete gradients), for quadratic :math:`H` (midpoint, Gauss–Legendre:
     symplectic collocation conserves quadratic invariants), or not at all (RK4, SciPy).
+``fixed_step`` (bool)
+    ``dt`` sets the step (halved where Newton fails; ``dt=None`` means adaptive step
+    doubling for an ODE) — or, when ``False``, the method chooses its own steps from
+    ``rtol``/``atol`` and ``dt`` is only the output grid (SciPy, IDA).
 ``solve(problem, options)`` (classmethod)
     runs the whole simulation of a :class:`~.problem.problem.Problem` with
     :class:`~.options.SimulationOptions` and returns a
@@ -83,6 +87,7 @@ class Method:
     order: ClassVar[int] = 1
     problems: ClassVar[frozenset[str]] = frozenset({"ode"})
     energy: ClassVar[str] = "none"
+    fixed_step: ClassVar[bool] = False
 
     @classmethod
     def solve(cls, problem: Any, options: Any) -> Any:

@@ -8,6 +8,8 @@ the contract tests (``tests/simulate/test_method_contract.py``) cover it like ou
 =====================  =====  ========  ====================================================
 name                   order  problems  exact energy balance
 =====================  =====  ========  ====================================================
+``auto`` (default)     2      ODE, DAE  any H: midpoint for quadratic H, else the discrete
+                                        gradient (:mod:`.auto`)
 ``midpoint``           2      ODE, DAE  quadratic H (symplectic)
 ``discrete_gradient``  2      ODE, DAE  any H (Gonzalez 1996)
 ``avf``                2      ODE       any H (Quispel & McLaren 2008)
@@ -24,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ModelError
+from .auto import Auto
 from .dae.ida import IDA
 from .method import ENERGY_CLASSES, Method
 from .ode.discrete_gradient import AVF, DiscreteGradient
@@ -37,7 +40,7 @@ __all__ = ["METHODS", "register_method", "resolve_method", "methods_for"]
 
 #: every registered method, by name
 METHODS: dict[str, type[Method]] = {
-    cls.name: cls for cls in (Midpoint, DiscreteGradient, AVF, *GAUSS_METHODS, RK4, IDA,
+    cls.name: cls for cls in (Auto, Midpoint, DiscreteGradient, AVF, *GAUSS_METHODS, RK4, IDA,
                               *SCIPY_CLASSES)
 }
 

@@ -28,7 +28,7 @@ def simulate(
     t_span: Sequence[float],
     x0: Any = None,
     u: Any = None,
-    method: Any = "midpoint",
+    method: Any = "auto",
     dt: float | None = None,
     *,
     options: SimulationOptions | None = None,
@@ -58,7 +58,8 @@ def simulate(
         :class:`.PiecewiseConstant`/:func:`.pwm` signal, or a dict ``{input name: any of
         these}`` (see :mod:`.problem.inputs`).
     method:
-        A name from :data:`~.registry.METHODS` — ``"midpoint"`` (default),
+        A name from :data:`~.registry.METHODS` — ``"auto"`` (default: ``"midpoint"`` for
+        quadratic H, ``"discrete_gradient"`` otherwise, see :mod:`.auto`), ``"midpoint"``,
         ``"discrete_gradient"``, ``"avf"``, ``"gauss1"``–``"gauss6"``, ``"rk4"``,
         ``"ida"`` (DAE), or a :func:`scipy.integrate.solve_ivp` method (``"RK45"``,
         ``"DOP853"``, ``"Radau"``, ``"BDF"``, ``"LSODA"``, ``"RK23"``) — or a method class

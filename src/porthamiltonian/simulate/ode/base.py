@@ -36,6 +36,7 @@ __all__ = ["OneStepMethod"]
 class OneStepMethod(Method):
     """Base of the methods our loops drive (the contract is the module docstring)."""
 
+    fixed_step = True
     #: factory of the DAE form of this method, or ``None`` (ODE only)
     dae_step: ClassVar[Callable[..., Any] | None] = None
 

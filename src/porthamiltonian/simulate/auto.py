@@ -1,0 +1,67 @@
+r"""``method="auto"`` (the default): the energy-exact method for the model at hand.
+
+The implicit midpoint rule balances energy exactly when :math:`H` is quadratic (its
+midpoint gradient is then the discrete gradient); for any other :math:`H` the Gonzalez
+discrete gradient does (Gonzalez 1996; McLachlan, Quispel & Robidoux 1999).  So:
+
+- explicit PHS, :math:`H` quadratic (a linear model, or a polynomial of degree ≤ 2 in the
+  state) → ``midpoint`` (and the LTI block loop when the model is LTI);
+- explicit PHS, any other :math:`H` → ``discrete_gradient``;
+- descriptor PHS: the same choice between the DAE midpoint and discrete-gradient steps
+  (a mechanism's energy — kinetic quadratic in the momenta, gravity linear in the
+  positions, springs quadratic — takes the midpoint step).
+
+The result's ``method`` names the method that ran and ``extra["method_choice"]`` says why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .method import Method
+from .ode.discrete_gradient import DiscreteGradient, hamiltonian_degree
+from .ode.midpoint import Midpoint
+
+__all__ = ["Auto", "choose"]
+
+
+def _quadratic(problem: Any) -> bool:
+    """Whether the problem's Hamiltonian is quadratic in the state (degree ≤ 2)."""
+    compiled = problem.compiled
+    if getattr(compiled, "linear", False):
+        return True
+    declared = getattr(compiled, "quadratic_energy", None)
+    if declared is not None:
+        return bool(declared)
+    system = problem.system
+    if problem.kind == "dae":
+        system = getattr(system, "core", system)  # a DescriptorPHS: H lives on its core
+    degree = hamiltonian_degree(system)
+    return degree is not None and degree <= 2
+
+
+def choose(problem: Any) -> tuple[type[Method], str]:
+    """The method ``auto`` runs on ``problem`` and why."""
+    kind = "descriptor" if problem.kind == "dae" else "explicit"
+    if _quadratic(problem):
+        return Midpoint, (f"{kind} system with quadratic H: the midpoint rule balances "
+                          "energy exactly")
+    return DiscreteGradient, (f"{kind} system with non-quadratic H: the discrete gradient "
+                              "balances energy exactly")
+
+
+class Auto(Method):
+    """The energy-exact default (see the module docstring)."""
+
+    name = "auto"
+    order = 2
+    problems = frozenset({"ode", "dae"})
+    energy = "any"
+    fixed_step = True
+
+    @classmethod
+    def solve(cls, problem: Any, options: Any) -> Any:
+        chosen, why = choose(problem)
+        res = chosen.solve(problem, options)
+        res.extra["method_choice"] = f"auto → {chosen.name}: {why}"
+        return res
