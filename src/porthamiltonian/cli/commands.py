@@ -71,7 +71,7 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dt", type=float,
                    help="fixed step in s (default: simulate.dt; without one, adaptive steps)")
     p.add_argument("--method", help=f"one of {', '.join(METHOD_NAMES)} "
-                   "(default: simulate.method or midpoint)")
+                   "(default: simulate.method or auto)")
     p.add_argument("--rtol", type=float, default=1e-6,
                    help="relative local error tolerance of adaptive steps (default 1e-6)")
     p.add_argument("--atol", type=float, default=1e-9,

@@ -111,6 +111,7 @@ def summary(res: SimulationResult, events: list[str] | None = None) -> str:
              for name, te in zip(events or [], res.t_events, strict=False)]
     return "\n".join([
         f"{res.method}: {res.nsteps} steps, t = {res.t[0]:g} … {res.t[-1]:g} s",
+        *([f"  {res.extra['method_choice']}"] if "method_choice" in res.extra else []),
         f"  final state: {final}",
         f"  energy: H = {res.H[0]:.6g} J → {res.H[-1]:.6g} J (change {dH:.6g} J; "
         f"supplied {np.sum(res.work_supplied):.6g} J, dissipated "
