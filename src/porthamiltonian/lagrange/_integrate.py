@@ -82,6 +82,7 @@ def simulate(sys: LagrangeDiracSystem, t_span: Any, q0: Any, v0: Any, method: An
     :func:`porthamiltonian.simulate` with fixed steps ``dt`` (:func:`simulate_descriptor`).
     """
     from ..simulate import SimulationOptions
+    from ..simulate.options import DEFAULT_ATOL
 
     if not isinstance(method, str) or method not in REDUCED_METHODS:
         return simulate_descriptor(sys, t_span, q0, v0, method, dt, options=options,
@@ -100,9 +101,9 @@ def simulate(sys: LagrangeDiracSystem, t_span: Any, q0: Any, v0: Any, method: An
         raise ModelError(f"{sys.name}: a Lagrange–Dirac simulation starts at t = 0; give "
                          f"t_span = (0, {t_end:g})")
     t_eval = None if opts.t_eval is None else np.asarray(opts.t_eval)
-    atol = opts.atol if "atol" in explicit or (options is not None and
-                                               options.atol != SimulationOptions().atol) \
-        else None
+    # atol given by the user (keyword or options object) or else scaled to q0, v0
+    atol_given = "atol" in explicit or (options is not None and options.atol != DEFAULT_ATOL)
+    atol = opts.atol if atol_given else None
     return _reduced(sys, t_end, q0, v0, dt=opts.dt, t_eval=t_eval, rtol=opts.rtol, atol=atol,
                     method=method)
 

@@ -93,12 +93,3 @@ class Method:
     def solve(cls, problem: Any, options: Any) -> Any:
         """Simulate ``problem`` with ``options``; see the module docstring."""
         raise NotImplementedError(f"{cls.__name__} does not implement solve()")
-
-    @classmethod
-    def describe(cls) -> str:
-        """One line for listings: name, order, problem kinds and energy behaviour."""
-        kinds = "/".join(sorted(cls.problems))
-        exact = {"any": "exact energy balance for any H",
-                 "quadratic": "exact energy balance for quadratic H",
-                 "none": "no energy guarantee"}[cls.energy]
-        return f"{cls.name}: order {cls.order}, {kinds}, {exact}"

@@ -29,7 +29,7 @@ __all__ = ["Problem", "build_problem", "named_vector", "initial_state", "PROBLEM
 
 #: the problem kinds and what a model of each is
 PROBLEM_KINDS = {"ode": "an explicit PHS (an ODE)", "dae": "a descriptor PHS (a DAE)"}
-#: options only explicit systems support (with why, for the error message)
+#: options only explicit systems support
 _EXPLICIT_ONLY = ("modulation", "events", "stream")
 
 
