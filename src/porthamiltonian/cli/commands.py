@@ -13,6 +13,7 @@ a new sibling module with ``run_command(args) -> int`` (docs/design.md).
 from __future__ import annotations
 
 import argparse
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,25 +30,23 @@ METHOD_NAMES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Command:
-    """One command: ``name`` and ``help`` (its line in ``--help``), ``add_arguments``
-    (its options, declared without importing anything heavy) and ``run`` (imports the
-    implementation module, runs it, returns the exit status)."""
+    """One command: ``name`` and ``help`` (its line in ``--help``) and ``add_arguments``
+    (its options, declared without importing anything heavy); :meth:`run` imports the
+    implementation, the sibling module called ``name``."""
 
     name: str
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
+
+    def run(self, args: argparse.Namespace) -> int:
+        """Import the command's module, run it, return the exit status."""
+        return importlib.import_module(f".{self.name}", __package__).run_command(args)
 
 
 # ----------------------------------------------------------------------------- validate
 def _validate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model file (.yaml, .yml or .json)")
 
-
-def _validate(args: argparse.Namespace) -> int:
-    from .validate import run_command
-
-    return run_command(args)
 
 
 # ---------------------------------------------------------------------------------- phs
@@ -57,11 +56,6 @@ def _phs_arguments(p: argparse.ArgumentParser) -> None:
     fmt.add_argument("--json", action="store_true", help="one JSON object (DESIGN.md §3)")
     fmt.add_argument("--latex", action="store_true", help="LaTeX equations")
 
-
-def _phs(args: argparse.Namespace) -> int:
-    from .phs import run_command
-
-    return run_command(args)
 
 
 # ----------------------------------------------------------------------------- simulate
@@ -83,21 +77,11 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
-def _simulate(args: argparse.Namespace) -> int:
-    from .simulate import run_command
-
-    return run_command(args)
-
 
 # -------------------------------------------------------------------------------- check
 def _check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
 
-
-def _check(args: argparse.Namespace) -> int:
-    from .check import run_command
-
-    return run_command(args)
 
 
 # --------------------------------------------------------------------------------- draw
@@ -108,11 +92,6 @@ def _draw_arguments(p: argparse.ArgumentParser) -> None:
                    help="draw the graph only (no causal strokes, no highlighting)")
 
 
-def _draw(args: argparse.Namespace) -> int:
-    from .draw import run_command
-
-    return run_command(args)
-
 
 # --------------------------------------------------------------------------------- demo
 def _demo_arguments(p: argparse.ArgumentParser) -> None:
@@ -120,22 +99,17 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-plot", action="store_true", help="print only")
 
 
-def _demo(args: argparse.Namespace) -> int:
-    from .demo import run_command
-
-    return run_command(args)
-
 
 #: every command, in the order ``--help`` lists them
 COMMANDS: tuple[Command, ...] = (
     Command("validate", "check a model file and report every problem found",
-            _validate_arguments, _validate),
-    Command("phs", "print the explicit port-Hamiltonian model", _phs_arguments, _phs),
+            _validate_arguments),
+    Command("phs", "print the explicit port-Hamiltonian model", _phs_arguments),
     Command("simulate", "simulate a model file; time series to CSV/JSON",
-            _simulate_arguments, _simulate),
-    Command("check", "causality of a bond graph, in words (SCAP)", _check_arguments, _check),
+            _simulate_arguments),
+    Command("check", "causality of a bond graph, in words (SCAP)", _check_arguments),
     Command("draw", "draw a bond graph: half-arrows, causal strokes, problems",
-            _draw_arguments, _draw),
+            _draw_arguments),
     Command("demo", "run the main worked example (DC motor) and plot it",
-            _demo_arguments, _demo),
+            _demo_arguments),
 )
