@@ -43,11 +43,15 @@ import numpy as np
 
 from ..errors import ModelError
 
-__all__ = ["SimulationOptions", "DEFAULT_RTOL", "DEFAULT_ATOL", "DEFAULT_NEWTON_TOL"]
+__all__ = ["SimulationOptions", "DEFAULT_RTOL", "DEFAULT_ATOL", "DEFAULT_NEWTON_TOL",
+           "MAX_HALVINGS"]
 
 DEFAULT_RTOL = 1e-6
 DEFAULT_ATOL = 1e-9
 DEFAULT_NEWTON_TOL = 1e-12
+#: a fixed step whose Newton iteration fails is halved at most this many times (down to
+#: dt·2⁻¹⁰), by the ODE and the DAE loops alike
+MAX_HALVINGS = 10
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ import numpy as np
 
 from ...errors import SimulationError
 from ..linalg.newton import NewtonFailure
+from ..options import MAX_HALVINGS
 from ..output.dae_result import DAEResult
 from ..output.recorder import Recorder
 from ..problem.inputs import InputSignal
@@ -37,7 +38,6 @@ from .midpoint import DAEMidpoint
 
 __all__ = ["prepare_dae", "run_dae", "DAERun"]
 
-MAX_HALVINGS = 10
 
 
 class _View:

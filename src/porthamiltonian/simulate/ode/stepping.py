@@ -13,12 +13,10 @@ import numpy as np
 
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
+from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
 
 __all__ = ["hard_stops", "advance", "doubled_step", "initial_step", "quantize", "MAX_HALVINGS"]
-
-#: a failing fixed step is halved at most this many times
-MAX_HALVINGS = 10
 
 
 def hard_stops(t0: float, t1: float, t_eval: Sequence[float] | None,
