@@ -1,0 +1,71 @@
+r"""Just-in-time compilation with Numba, and the switch that turns it off.
+
+The simulation kernels (:mod:`porthamiltonian.simulate.kernels`) and the mechanism
+residuals are plain Python functions over NumPy arrays and scalars.  When Numba
+(https://numba.pydata.org) is importable they are compiled to machine code on first use
+and the machine code is cached on disk, so a later run of the same model structure
+starts warm; otherwise the same functions run as they are (the pure-NumPy engine).
+
+Turn the compiler off with the environment variable ``PORTHAMILTONIAN_JIT=0`` (or
+``off``/``false``/``no``), or per run with ``simulate(..., engine="numpy")``.
+Generated model kernels are written to :func:`cache_dir` — ``$PORTHAMILTONIAN_CACHE``
+if set, else ``$XDG_CACHE_HOME/porthamiltonian`` (``~/.cache/porthamiltonian``); delete
+the folder to force a recompilation.
+
+Numba is imported only when a kernel is first needed, never by ``import
+porthamiltonian``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+__all__ = ["enabled", "cache_dir", "njit", "ENV_VAR", "CACHE_ENV"]
+
+#: environment variable: "0", "off", "false" or "no" disables the compiler
+ENV_VAR = "PORTHAMILTONIAN_JIT"
+#: environment variable: folder of generated kernels (and of Numba's cache for them)
+CACHE_ENV = "PORTHAMILTONIAN_CACHE"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _switched_off() -> bool:
+    return os.environ.get(ENV_VAR, "").strip().lower() in {"0", "off", "false", "no"}
+
+
+@functools.lru_cache(maxsize=1)
+def _numba() -> Any:
+    try:
+        import numba
+    except ImportError:  # the pure-NumPy engine then runs the same functions
+        return None
+    return numba
+
+
+def enabled() -> bool:
+    """Whether kernels are compiled: Numba is installed and ``PORTHAMILTONIAN_JIT`` does
+    not switch it off."""
+    return not _switched_off() and _numba() is not None
+
+
+def cache_dir() -> Path:
+    """The folder of generated kernels (created on demand by the code that writes)."""
+    explicit = os.environ.get(CACHE_ENV)
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "porthamiltonian"
+
+
+def njit(func: F) -> F:
+    """Compile ``func`` in nopython mode with an on-disk cache when :func:`enabled`;
+    otherwise return it unchanged.  The decision is taken when ``func`` is defined, i.e.
+    when its module is first imported."""
+    if not enabled():
+        return func
+    return _numba().njit(cache=True, nogil=True)(func)  # type: ignore[no-any-return]
