@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
+from .. import jit
 from ..compiled import PowerBalance
 from ..errors import ModelError
 from .dual import Ends, cross, cross_rows, feature, rt
@@ -138,7 +139,7 @@ class MechanismDAE:
     quadratic_energy = True
 
     def __init__(self, mech: MechanismModel, rows: list[int] | None = None,
-                 sparse: bool | None = None) -> None:
+                 sparse: bool | None = None, engine: str | None = None) -> None:
         names = list(mech.bodies)
         if not names:
             raise ModelError("the mechanism has no bodies; add_body() first")
@@ -208,6 +209,12 @@ class MechanismDAE:
         self._build_patterns()
         self._cache: dict[str, tuple[np.ndarray, Any]] = {}
         self._rate_memo: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        if engine not in (None, "compiled", "numpy"):
+            raise ModelError(f"engine must be 'compiled' or 'numpy', got {engine!r}")
+        #: "compiled": the midpoint step runs through :mod:`.kernels` (Numba; the
+        #: default when :func:`porthamiltonian.jit.enabled`); "numpy": the generic
+        #: step over the vectorized methods below (same equations)
+        self.engine = engine or ("compiled" if jit.enabled() else "numpy")
 
     # ------------------------------------------------------------------ patterns
     def _build_patterns(self) -> None:
@@ -267,6 +274,16 @@ class MechanismDAE:
     # ------------------------------------------------------------------ evaluation
     def compile(self) -> MechanismDAE:
         return self
+
+    def fused_midpoint(self, signal: Any, **newton: Any) -> Any:
+        """The compiled midpoint step (:class:`.fused.FusedMidpoint`, same equations as
+        the generic one), or ``None`` with ``engine="numpy"``; ``newton``: ``newton_tol``,
+        ``max_newton``, ``simplified_newton``."""
+        if self.engine != "compiled":
+            return None
+        from .fused import FusedMidpoint
+
+        return FusedMidpoint(self, signal, **newton)
 
     @property
     def n_constraints(self) -> int:

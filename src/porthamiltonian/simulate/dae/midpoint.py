@@ -56,13 +56,27 @@ from ..linalg.newton import Factorization, SimplifiedNewton, newton
 from ..method import StepInfo
 from ..problem.inputs import InputSignal
 
-__all__ = ["DAEMidpoint"]
+__all__ = ["DAEMidpoint", "extrapolated_guess"]
 
 _EPS13 = np.finfo(float).eps ** (1.0 / 3.0)
 #: simplified Newton: iterations of a solve beyond which the step matrix is re-factored
 #: at the next step (a fresh one converges in 4–5 here, a stale one slows down to the
 #: limit of 8 and fails, wasting its residual evaluations)
 REFRESH_AFTER = 5
+
+
+def extrapolated_guess(hist: list[tuple[float, np.ndarray]], last: np.ndarray | None,
+                       h: float, size: int) -> np.ndarray:
+    """Newton's first guess: the rates ``(δ, μ)/h`` of the last three steps (``hist``,
+    with their ``h``) extrapolated quadratically (error O(h⁴)) when they all had this
+    ``h``, of the last two linearly (O(h³)), else the last rate ``last`` (O(h²)).  Only
+    the iteration count depends on it: the step equations and their solution do not."""
+    same = [r for hh, r in hist if hh == h]
+    if len(same) == 3 and len(hist) == 3:
+        return h * (3.0 * same[2] - 3.0 * same[1] + same[0])
+    if len(hist) >= 2 and hist[-2][0] == h and hist[-1][0] == h:
+        return h * (2.0 * hist[-1][1] - hist[-2][1])
+    return h * last if last is not None else np.zeros(size)
 
 
 class DAEMidpoint:
@@ -96,13 +110,26 @@ class DAEMidpoint:
 
     @classmethod
     def create(cls, model: CompiledDescriptor, signal: InputSignal, options: Any, *,
-               discrete_gradient: bool) -> DAEMidpoint:
+               discrete_gradient: bool) -> Any:
         """The step with the Newton settings of ``options``
         (:class:`~..options.SimulationOptions`); ``simplified_newton=None`` there takes the
-        model's preference (its ``simplified_newton`` attribute, else ``False``)."""
+        model's preference (its ``simplified_newton`` attribute, else ``False``).
+
+        A model may offer its own compiled midpoint step (``fused_midpoint(signal,
+        newton_tol=, max_newton=, simplified_newton=)``, optional in
+        :mod:`porthamiltonian.compiled.protocol`): it is used for the implicit midpoint
+        rule without state feedback unless ``options.engine == "numpy"``; it solves the
+        same step equations and returns what :meth:`step` returns."""
         simplified = options.simplified_newton
         if simplified is None:
             simplified = bool(getattr(model, "simplified_newton", False))
+        fused = getattr(model, "fused_midpoint", None)
+        if (fused is not None and not discrete_gradient and not signal.feedback
+                and getattr(options, "engine", None) != "numpy"):
+            stepper = fused(signal, newton_tol=options.newton_tol,
+                            max_newton=options.max_newton, simplified_newton=bool(simplified))
+            if stepper is not None:
+                return stepper
         return cls(model, signal, discrete_gradient=discrete_gradient,
                    newton_tol=options.newton_tol, max_newton=options.max_newton,
                    simplified_newton=bool(simplified))
@@ -162,16 +189,7 @@ class DAEMidpoint:
         return F, Jac
 
     def _guess(self, h: float, size: int) -> np.ndarray:
-        """Newton's first guess: the rates ``(δ, μ)/h`` of the last three steps
-        extrapolated quadratically (error O(h⁴)) when they all had this ``h``, of the last
-        two linearly (O(h³)), else the last rate (O(h²)).  Only the iteration count
-        depends on it: the step equations and their solution do not."""
-        same = [r for hh, r in self._hist if hh == h]
-        if len(same) == 3 and len(self._hist) == 3:
-            return h * (3.0 * same[2] - 3.0 * same[1] + same[0])
-        if len(self._hist) >= 2 and self._hist[-2][0] == h and self._hist[-1][0] == h:
-            return h * (2.0 * self._hist[-1][1] - self._hist[-2][1])
-        return h * self._last if self._last is not None else np.zeros(size)
+        return extrapolated_guess(self._hist, self._last, h, size)
 
     def _energy_change(self, x: np.ndarray, x_new: np.ndarray) -> float:
         """``H(x_new) − H(x)``, with ``H(x)`` reused from the previous step when it

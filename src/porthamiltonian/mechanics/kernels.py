@@ -1,0 +1,804 @@
+r"""Compiled kernels of the rigid mechanism's midpoint step (issue 15).
+
+The step of :class:`~porthamiltonian.simulate.dae.midpoint.DAEMidpoint` for a
+:class:`~.assembly.MechanismDAE` solves, for :math:`w = (\delta, \mu)`,
+:math:`\bar x = x + \delta/2`, :math:`\bar z = z(\bar x)`, :math:`\lambda = \mu/h`,
+
+.. math::
+    F(w) = \begin{bmatrix}\delta - h\,f(\bar x, \bar z, \lambda, \bar u)\\
+    B(\bar x)^\top\bar z\end{bmatrix} = 0,
+
+with ``f`` and ``B`` those of :mod:`.assembly` (same equations, same sign conventions:
+``J_b w = (R w_v, R w̃_ω, −Kᵀw_q + 𝒫(P) w_P)`` per body, constraint wrench
+:math:`D_i(X)^\top Y + D_i(Y)^\top X` per row ``g = X·Y``, actuator columns, dampers and
+springs).  Here every piece is a loop over scalars compiled by Numba
+(:func:`porthamiltonian.jit.njit`), fused over all bodies and rows: one call evaluates
+``F``, one call the whole Newton iteration.
+
+The Newton matrix
+
+.. math::
+    A = \begin{bmatrix} I - \tfrac h2\partial_x f - \tfrac h2 (J-R)D_z & -B\\
+    \tfrac12 \partial_x c + \tfrac12 B^\top D_z & 0\end{bmatrix}
+
+is the exact one of the generic step.  Its pose rows are local to one body (the pose
+rates ``K(q)T`` involve that body only), so the pose unknowns ``δq_b`` (12 per body)
+are eliminated body by body:
+
+.. math::
+    \delta q_b = A_{qq,b}^{-1}(r_{q,b} - A_{qP,b}\,\delta P_b),\qquad
+    (A_{oo} - A_{oq}C)\,\delta o = r_o - A_{oq}A_{qq}^{-1}r_q,\quad C_b = A_{qq,b}^{-1}A_{qP,b},
+
+leaving the "outer" unknowns ``o`` = momenta (6 per body), spring states and
+multipliers.  That reduced matrix couples only bodies and rows that share a joint; in a
+bandwidth-reducing order (reverse Cuthill–McKee, chosen once) it is banded, and a band
+LU with partial pivoting (LAPACK's ``gbtf2``) costs ``O(n·bw²)`` per factorization and
+``O(n·bw)`` per solve: linear in the number of bodies for chains.
+
+Layout: body ``b`` occupies state entries ``18b … 18b+17`` = ``p`` (3), ``R`` (9,
+row-major), ``P = (P_ω, P_v)`` (6); spring ``s`` is entry ``18·nb + s``.  Outer
+unknown indices: ``P_b`` at ``6b``, spring ``s`` at ``6·nb + s``, multiplier ``r`` at
+``6·nb + ns + r``.  Index ``nb`` is ground (``p = 0``, ``R = I``, no unknowns).
+
+Packed model data (built by :class:`.fused.FusedMidpoint`):
+
+``bdat`` (nb × 48)
+    ``M⁻¹`` (36, row-major) and the constant pose efforts ``z_q = (−m g, −m g cᵀ)`` (12).
+``rdat`` (k × 22), ``rint`` (k × 2)
+    per constraint row: ``s_X`` (2), ``a_X`` (2 × 3), ``c_X`` (3), the same for ``Y``;
+    the two end bodies.
+``adat`` (m × 18), ``aint`` (m × 3)
+    per actuator direction: direction feature ``s`` (2), ``a`` (2 × 3), ``c`` (3), child
+    anchor (3), damping, translational flag, spring stiffness, set point; the two end
+    bodies and the spring index (−1: none).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import njit
+
+__all__ = ["residual", "newton", "factor", "energy", "ports", "step_outputs",
+           "reduced_dense", "OK", "FAILED", "SINGULAR"]
+
+#: status codes of :func:`newton`
+OK, FAILED, SINGULAR = 0, 1, 2
+_EPS = float(np.finfo(float).eps)
+
+
+# ---------------------------------------------------------------- small pieces
+@njit
+def _frames(x: np.ndarray, nb: int, pos: np.ndarray, rot: np.ndarray) -> None:
+    """Positions (nb+1 × 3) and rotations (nb+1 × 3 × 3) of ``x``, ground last."""
+    for b in range(nb):
+        o = 18 * b
+        for i in range(3):
+            pos[b, i] = x[o + i]
+            for j in range(3):
+                rot[b, i, j] = x[o + 3 + 3 * i + j]
+    for i in range(3):
+        pos[nb, i] = 0.0
+        for j in range(3):
+            rot[nb, i, j] = 1.0 if i == j else 0.0
+
+
+@njit
+def _twists(x: np.ndarray, nb: int, bdat: np.ndarray, T: np.ndarray) -> None:
+    """Body twists ``T = M⁻¹P`` (nb+1 × 6, ground 0)."""
+    for b in range(nb):
+        o = 18 * b + 12
+        for i in range(6):
+            s = 0.0
+            for j in range(6):
+                s += bdat[b, 6 * i + j] * x[o + j]
+            T[b, i] = s
+    for i in range(6):
+        T[nb, i] = 0.0
+
+
+@njit
+def _feature(pos: np.ndarray, rot: np.ndarray, e0: int, e1: int, nb: int, s: np.ndarray,
+             a: np.ndarray, c: np.ndarray, v: np.ndarray, d: np.ndarray,
+             deriv: bool) -> None:
+    r""":math:`X = s_0p_0 + R_0a_0 + s_1p_1 + R_1a_1 + c` (``s`` (2), ``a`` (6), ``c``
+    (3)) and ``∂X/∂y`` (3 × 24) in the raw pose entries of the two ends."""
+    for j in range(3):
+        t = c[j] + s[0] * pos[e0, j] + s[1] * pos[e1, j]
+        for m in range(3):
+            t += rot[e0, j, m] * a[m] + rot[e1, j, m] * a[3 + m]
+        v[j] = t
+    if deriv:
+        d[:, :] = 0.0
+        for side in range(2):
+            if (e0 if side == 0 else e1) >= nb:
+                continue
+            o = 12 * side
+            for j in range(3):
+                d[j, o + j] = s[side]
+                for m in range(3):
+                    d[j, o + 3 + 3 * j + m] = a[3 * side + m]
+
+
+@njit
+def _rt(R: np.ndarray, side: int, live: bool, X: np.ndarray, dX: np.ndarray,
+        sign: float, v: np.ndarray, d: np.ndarray, deriv: bool) -> None:
+    r"""``sign · RᵀX`` and its derivative (``∂(RᵀX)_l/∂R_{jl} = X_j``)."""
+    for m in range(3):
+        v[m] = sign * (R[0, m] * X[0] + R[1, m] * X[1] + R[2, m] * X[2])
+    if deriv:
+        for m in range(3):
+            for q in range(24):
+                d[m, q] = sign * (R[0, m] * dX[0, q] + R[1, m] * dX[1, q]
+                                  + R[2, m] * dX[2, q])
+            if live:
+                o = 12 * side + 3
+                for j in range(3):
+                    d[m, o + 3 * j + m] += sign * X[j]
+
+
+@njit
+def _cross_add(a: np.ndarray, v: np.ndarray, dv: np.ndarray, out: np.ndarray,
+               dout: np.ndarray, deriv: bool) -> None:
+    """``out += a × v`` for a constant ``a`` (and ``dout += ã dv``)."""
+    out[0] += a[1] * v[2] - a[2] * v[1]
+    out[1] += a[2] * v[0] - a[0] * v[2]
+    out[2] += a[0] * v[1] - a[1] * v[0]
+    if deriv:
+        for q in range(24):
+            dout[0, q] += a[1] * dv[2, q] - a[2] * dv[1, q]
+            dout[1, q] += a[2] * dv[0, q] - a[0] * dv[2, q]
+            dout[2, q] += a[0] * dv[1, q] - a[1] * dv[0, q]
+
+
+@njit
+def _con_wrench(r: int, pos: np.ndarray, rot: np.ndarray, nb: int, rdat: np.ndarray,
+                rint: np.ndarray, W: np.ndarray, dW: np.ndarray, deriv: bool,
+                sc: np.ndarray, dsc: np.ndarray) -> None:
+    r"""Wrenches :math:`D_i(X)^\top Y + D_i(Y)^\top X` (2 × 6) of constraint row ``r`` on
+    its two ends, :math:`D_i(X)^\top Y = (a_i\times R_i^\top Y,\ s_i R_i^\top Y)`, and
+    with ``deriv`` their derivatives (2 × 6 × 24).  ``sc`` (≥ 6 × 3), ``dsc`` (≥ 6 × 3 ×
+    24): scratch."""
+    e0, e1 = rint[r, 0], rint[r, 1]
+    X, Y, RX, RY = sc[0], sc[1], sc[2], sc[3]
+    dX, dY, dRX, dRY = dsc[0], dsc[1], dsc[2], dsc[3]
+    _feature(pos, rot, e0, e1, nb, rdat[r, 0:2], rdat[r, 2:8], rdat[r, 8:11], X, dX, deriv)
+    _feature(pos, rot, e0, e1, nb, rdat[r, 11:13], rdat[r, 13:19], rdat[r, 19:22], Y, dY,
+             deriv)
+    for side in range(2):
+        e = e0 if side == 0 else e1
+        live = e < nb
+        _rt(rot[e], side, live, Y, dY, 1.0, RY, dRY, deriv)
+        _rt(rot[e], side, live, X, dX, 1.0, RX, dRX, deriv)
+        sx, sy = rdat[r, side], rdat[r, 11 + side]
+        tau, dtau = sc[4], dsc[4]
+        tau[:] = 0.0
+        if deriv:
+            dtau[:, :] = 0.0
+        _cross_add(rdat[r, 2 + 3 * side:5 + 3 * side], RY, dRY, tau, dtau, deriv)
+        _cross_add(rdat[r, 13 + 3 * side:16 + 3 * side], RX, dRX, tau, dtau, deriv)
+        for i in range(3):
+            W[side, i] = tau[i]
+            W[side, 3 + i] = sx * RY[i] + sy * RX[i]
+            if deriv:
+                for q in range(24):
+                    dW[side, i, q] = dtau[i, q]
+                    dW[side, 3 + i, q] = sx * dRY[i, q] + sy * dRX[i, q]
+
+
+@njit
+def _act_wrench(a: int, pos: np.ndarray, rot: np.ndarray, nb: int, adat: np.ndarray,
+                aint: np.ndarray, W: np.ndarray, dW: np.ndarray, deriv: bool,
+                sc: np.ndarray, dsc: np.ndarray) -> None:
+    r"""Wrenches (2 × 6) of actuator direction ``a`` (those of
+    ``MechanismDAE._actuator_wrenches``): with ``n`` the direction feature, a rotation
+    applies the torques ``R₂ᵀn`` to the child and ``−R₁ᵀn`` to the parent; a translation
+    the forces ``±Rᵢᵀn`` at the child anchor ``a₂`` with the torques ``a₂ × R₂ᵀn`` and
+    ``(R₁ᵀ gap) × (−R₁ᵀn)``, ``gap = p₂ + R₂a₂ − p₁``."""
+    e0, e1 = aint[a, 0], aint[a, 1]
+    N, m2, m1, gap, g0 = sc[0], sc[1], sc[2], sc[3], sc[4]
+    dN, dm2, dm1, dgap, dg0 = dsc[0], dsc[1], dsc[2], dsc[3], dsc[4]
+    _feature(pos, rot, e0, e1, nb, adat[a, 0:2], adat[a, 2:8], adat[a, 8:11], N, dN, deriv)
+    _rt(rot[e1], 1, e1 < nb, N, dN, 1.0, m2, dm2, deriv)
+    _rt(rot[e0], 0, e0 < nb, N, dN, -1.0, m1, dm1, deriv)
+    W[:, :] = 0.0
+    if deriv:
+        dW[:, :, :] = 0.0
+    if adat[a, 15] == 0.0:  # rotation: torques only
+        for i in range(3):
+            W[1, i], W[0, i] = m2[i], m1[i]
+            if deriv:
+                for q in range(24):
+                    dW[1, i, q], dW[0, i, q] = dm2[i, q], dm1[i, q]
+        return
+    anchor = adat[a, 11:14]
+    gs = sc[5]  # gap feature coefficients: s = (−1, 1), a = (0, a₂), c = 0
+    gs[0], gs[1], gs[2] = -1.0, 1.0, 0.0
+    ga = np.zeros(6)
+    ga[3:] = anchor
+    _feature(pos, rot, e0, e1, nb, gs[0:2], ga, np.zeros(3), gap, dgap, deriv)
+    _rt(rot[e0], 0, e0 < nb, gap, dgap, 1.0, g0, dg0, deriv)
+    tau1, dtau1 = np.zeros(3), np.zeros((3, 24))
+    _cross_add(anchor, m2, dm2, tau1, dtau1, deriv)
+    # g0 × m1, both varying: d(a × b) = a × db − b × da
+    tau0 = np.zeros(3)
+    tau0[0] = g0[1] * m1[2] - g0[2] * m1[1]
+    tau0[1] = g0[2] * m1[0] - g0[0] * m1[2]
+    tau0[2] = g0[0] * m1[1] - g0[1] * m1[0]
+    for i in range(3):
+        W[1, i], W[1, 3 + i] = tau1[i], m2[i]
+        W[0, i], W[0, 3 + i] = tau0[i], m1[i]
+    if deriv:
+        for q in range(24):
+            dW[0, 0, q] = (g0[1] * dm1[2, q] - g0[2] * dm1[1, q]
+                           - m1[1] * dg0[2, q] + m1[2] * dg0[1, q])
+            dW[0, 1, q] = (g0[2] * dm1[0, q] - g0[0] * dm1[2, q]
+                           - m1[2] * dg0[0, q] + m1[0] * dg0[2, q])
+            dW[0, 2, q] = (g0[0] * dm1[1, q] - g0[1] * dm1[0, q]
+                           - m1[0] * dg0[1, q] + m1[1] * dg0[0, q])
+            for i in range(3):
+                dW[1, i, q], dW[1, 3 + i, q] = dtau1[i, q], dm2[i, q]
+                dW[0, 3 + i, q] = dm1[i, q]
+
+
+@njit
+def _velocity(W: np.ndarray, T: np.ndarray, e0: int, e1: int) -> float:
+    """``colᵀ w``: the wrench column against the two ends' twists."""
+    s = 0.0
+    for i in range(6):
+        s += W[0, i] * T[e0, i] + W[1, i] * T[e1, i]
+    return s
+
+
+# ---------------------------------------------------------------- residual
+@njit
+def residual(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: int,
+             bdat: np.ndarray, rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray,
+             aint: np.ndarray, F: np.ndarray) -> None:
+    r"""The step residual ``F(w)`` (module docstring) into ``F`` (n + k)."""
+    n = 18 * nb + ns
+    k, m = rdat.shape[0], adat.shape[0]
+    xm = x + 0.5 * w[:n]
+    pos, rot = np.empty((nb + 1, 3)), np.empty((nb + 1, 3, 3))
+    T = np.empty((nb + 1, 6))
+    _frames(xm, nb, pos, rot)
+    _twists(xm, nb, bdat, T)
+    f = np.zeros(n)
+    # bodies: J_b z̄ with z̄ = (z_q, T)
+    for b in range(nb):
+        o = 18 * b
+        R = rot[b]
+        zq = bdat[b, 36:48]
+        ww, wv = T[b, 0:3], T[b, 3:6]
+        Po, Pv = xm[o + 12:o + 15], xm[o + 15:o + 18]
+        for i in range(3):
+            f[o + i] = R[i, 0] * wv[0] + R[i, 1] * wv[1] + R[i, 2] * wv[2]
+            r0, r1, r2 = R[i, 0], R[i, 1], R[i, 2]
+            f[o + 3 + 3 * i] = r1 * ww[2] - r2 * ww[1]        # row i of R ω̃ = R_i × ω
+            f[o + 4 + 3 * i] = r2 * ww[0] - r0 * ww[2]
+            f[o + 5 + 3 * i] = r0 * ww[1] - r1 * ww[0]
+        # −Kᵀ z_q: Σ_i R_i × W_i (ω part), −Rᵀ w_p (v part)
+        tw0 = tw1 = tw2 = 0.0
+        for i in range(3):
+            r0, r1, r2 = R[i, 0], R[i, 1], R[i, 2]
+            W0, W1, W2 = zq[3 + 3 * i], zq[4 + 3 * i], zq[5 + 3 * i]
+            tw0 += r1 * W2 - r2 * W1
+            tw1 += r2 * W0 - r0 * W2
+            tw2 += r0 * W1 - r1 * W0
+        f[o + 12] = tw0 + Po[1] * ww[2] - Po[2] * ww[1] + Pv[1] * wv[2] - Pv[2] * wv[1]
+        f[o + 13] = tw1 + Po[2] * ww[0] - Po[0] * ww[2] + Pv[2] * wv[0] - Pv[0] * wv[2]
+        f[o + 14] = tw2 + Po[0] * ww[1] - Po[1] * ww[0] + Pv[0] * wv[1] - Pv[1] * wv[0]
+        for j in range(3):
+            f[o + 15 + j] = -(R[0, j] * zq[0] + R[1, j] * zq[1] + R[2, j] * zq[2])
+        f[o + 15] += Pv[1] * ww[2] - Pv[2] * ww[1]
+        f[o + 16] += Pv[2] * ww[0] - Pv[0] * ww[2]
+        f[o + 17] += Pv[0] * ww[1] - Pv[1] * ww[0]
+    W = np.empty((2, 6))
+    dW = np.empty((2, 6, 24))
+    sc, dsc = np.empty((6, 3)), np.empty((6, 3, 24))
+    # constraint rows: f += B λ, c = Bᵀ z̄
+    for r in range(k):
+        _con_wrench(r, pos, rot, nb, rdat, rint, W, dW, False, sc, dsc)
+        e0, e1 = rint[r, 0], rint[r, 1]
+        lam = w[n + r] / h
+        for side in range(2):
+            e = e0 if side == 0 else e1
+            if e < nb:
+                for i in range(6):
+                    f[18 * e + 12 + i] += lam * W[side, i]
+        F[n + r] = _velocity(W, T, e0, e1)
+    # actuators: coef = u − c v − k(s − s_ref) on the column, v on the spring row
+    for a in range(m):
+        _act_wrench(a, pos, rot, nb, adat, aint, W, dW, False, sc, dsc)
+        e0, e1, sp = aint[a, 0], aint[a, 1], aint[a, 2]
+        v = _velocity(W, T, e0, e1)
+        coef = u[a] - adat[a, 14] * v
+        if sp >= 0:
+            coef -= adat[a, 16] * (xm[18 * nb + sp] - adat[a, 17])
+            f[18 * nb + sp] += v
+        for side in range(2):
+            e = e0 if side == 0 else e1
+            if e < nb:
+                for i in range(6):
+                    f[18 * e + 12 + i] += coef * W[side, i]
+    for i in range(n):
+        F[i] = w[i] - h * f[i]
+
+
+# ---------------------------------------------------------------- energy and ports
+@njit
+def energy(x: np.ndarray, nb: int, bdat: np.ndarray, adat: np.ndarray,
+           aint: np.ndarray) -> float:
+    r""":math:`H = \sum_b \tfrac12 P^\top M^{-1}P + z_q\cdot q + \sum_s \tfrac12 k(s -
+    s_{ref})^2` (J)."""
+    H = 0.0
+    for b in range(nb):
+        o = 18 * b
+        for i in range(6):
+            t = 0.0
+            for j in range(6):
+                t += bdat[b, 6 * i + j] * x[o + 12 + j]
+            H += 0.5 * x[o + 12 + i] * t
+        for i in range(12):
+            H += bdat[b, 36 + i] * x[o + i]
+    for a in range(adat.shape[0]):
+        sp = aint[a, 2]
+        if sp >= 0:
+            d = x[18 * nb + sp] - adat[a, 17]
+            H += 0.5 * adat[a, 16] * d * d
+    return H
+
+
+@njit
+def ports(x: np.ndarray, nb: int, bdat: np.ndarray, adat: np.ndarray, aint: np.ndarray,
+          y: np.ndarray) -> None:
+    """``y = G(x)ᵀ z(x)``: the actuated joint velocities (m,)."""
+    pos, rot = np.empty((nb + 1, 3)), np.empty((nb + 1, 3, 3))
+    T = np.empty((nb + 1, 6))
+    _frames(x, nb, pos, rot)
+    _twists(x, nb, bdat, T)
+    W, dW = np.empty((2, 6)), np.empty((2, 6, 24))
+    sc, dsc = np.empty((6, 3)), np.empty((6, 3, 24))
+    for a in range(adat.shape[0]):
+        _act_wrench(a, pos, rot, nb, adat, aint, W, dW, False, sc, dsc)
+        y[a] = _velocity(W, T, aint[a, 0], aint[a, 1])
+
+
+@njit
+def step_outputs(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: int,
+                 bdat: np.ndarray, rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray,
+                 aint: np.ndarray, F: np.ndarray) -> tuple[float, float, float, float]:
+    """What a step reports: power supplied ``uᵀȳ`` and dissipated ``Σ c ȳ²`` (W) at the
+    midpoint, ``H(x + δ) − H(x)`` (J), and the constraint residual ``|B(x̄)ᵀz̄|∞``."""
+    n = 18 * nb + ns
+    residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
+    res = 0.0
+    for r in range(n, F.size):
+        res = max(res, abs(F[r]))
+    m = adat.shape[0]
+    y = np.empty(m)
+    ports(x + 0.5 * w[:n], nb, bdat, adat, aint, y)
+    sup = dis = 0.0
+    for a in range(m):
+        sup += u[a] * y[a]
+        dis += adat[a, 14] * y[a] * y[a]
+    dH = energy(x + w[:n], nb, bdat, adat, aint) - energy(x, nb, bdat, adat, aint)
+    return sup, dis, dH, res
+
+
+# ---------------------------------------------------------------- Newton matrix
+@njit
+def _put(band: np.ndarray, kl: int, ku: int, iperm: np.ndarray, i: int, j: int,
+         v: float) -> bool:
+    """``A[i, j] += v`` in LAPACK band storage of the permuted matrix (False: outside
+    the band, i.e. the pattern was wrong)."""
+    pi, pj = iperm[i], iperm[j]
+    if pi - pj > kl or pj - pi > ku:
+        return v == 0.0
+    band[kl + ku + pi - pj, pj] += v
+    return True
+
+
+@njit
+def _pair(pstart: np.ndarray, pbody: np.ndarray, o: int, b: int) -> int:
+    for p in range(pstart[o], pstart[o + 1]):
+        if pbody[p] == b:
+            return p
+    return -1
+
+
+@njit
+def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: int,
+              bdat: np.ndarray, rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray,
+              aint: np.ndarray, pstart: np.ndarray, pbody: np.ndarray, iperm: np.ndarray,
+              kl: int, ku: int, band: np.ndarray, Aqq: np.ndarray, AqP: np.ndarray,
+              Aoq: np.ndarray) -> bool:
+    """The Newton matrix at ``w`` split as in the module docstring: local pose blocks
+    ``Aqq`` (nb × 12 × 12), ``AqP`` (nb × 12 × 6), outer-row × pose blocks ``Aoq``
+    (pairs × 12) and the outer × outer part added into ``band``."""
+    n = 18 * nb + ns
+    k, m = rdat.shape[0], adat.shape[0]
+    hh = 0.5 * h
+    xm = x + 0.5 * w[:n]
+    pos, rot = np.empty((nb + 1, 3)), np.empty((nb + 1, 3, 3))
+    T = np.empty((nb + 1, 6))
+    _frames(xm, nb, pos, rot)
+    _twists(xm, nb, bdat, T)
+    band[:, :] = 0.0
+    Aqq[:, :, :] = 0.0
+    AqP[:, :, :] = 0.0
+    Aoq[:, :] = 0.0
+    ok = True
+    K = np.zeros((12, 6))
+    PP = np.zeros((6, 6))
+    for b in range(nb):
+        R = rot[b]
+        Minv = bdat[b, :36].reshape(6, 6)
+        zq = bdat[b, 36:48]
+        ww, wv = T[b, 0:3], T[b, 3:6]
+        Po, Pv = xm[18 * b + 12:18 * b + 15], xm[18 * b + 15:18 * b + 18]
+        for i in range(12):
+            Aqq[b, i, i] = 1.0
+        for i in range(3):  # ∂(R w_v)_i/∂R_ik = w_v,k
+            for kk in range(3):
+                Aqq[b, i, 3 + 3 * i + kk] -= hh * wv[kk]
+        # ∂(R ω̃)_ij/∂R_ik = ω̃_kj, ω̃ = hat(ω)
+        hw = np.array([[0.0, -ww[2], ww[1]], [ww[2], 0.0, -ww[0]], [-ww[1], ww[0], 0.0]])
+        for i in range(3):
+            for j in range(3):
+                for kk in range(3):
+                    Aqq[b, 3 + 3 * i + j, 3 + 3 * i + kk] -= hh * hw[kk, j]
+        # K: q rows × twist cols; K[(i,j), l] = −Σ_a R_ia ε_laj, K[i, 3+c] = R_ic
+        K[:, :] = 0.0
+        for i in range(3):
+            for c in range(3):
+                K[i, 3 + c] = R[i, c]
+            K[3 + 3 * i + 0, 1] = -R[i, 2]
+            K[3 + 3 * i + 0, 2] = R[i, 1]
+            K[3 + 3 * i + 1, 0] = R[i, 2]
+            K[3 + 3 * i + 1, 2] = -R[i, 0]
+            K[3 + 3 * i + 2, 0] = -R[i, 1]
+            K[3 + 3 * i + 2, 1] = R[i, 0]
+        AqP[b] = -hh * (K @ Minv)
+        # P rows × own R cols: ∂(Σ R_i × W_i)_l/∂R_ia = Σ_c ε_lac W_ic; ∂(−Rᵀw_p)_j/∂R_ij
+        o = 6 * b
+        for mm in range(3):
+            W0, W1, W2 = zq[3 + 3 * mm], zq[4 + 3 * mm], zq[5 + 3 * mm]
+            for l in range(3):
+                # ε_lac W_c for a = 0..2
+                row = np.zeros(3)
+                if l == 0:
+                    row[1], row[2] = W2, -W1
+                elif l == 1:
+                    row[0], row[2] = -W2, W0
+                else:
+                    row[0], row[1] = W1, -W0
+                p = _pair(pstart, pbody, o + l, b)
+                for a in range(3):
+                    Aoq[p, 3 + 3 * mm + a] -= hh * row[a]
+            for j in range(3):
+                p = _pair(pstart, pbody, o + 3 + j, b)
+                Aoq[p, 3 + 3 * mm + j] -= hh * (-zq[mm])
+        # P rows × own P cols: 1 − h/2 (∂(𝒫(P)w)/∂P at w = z̄) − h/2 𝒫(P̄) M⁻¹
+        PP[:, :] = 0.0
+        hv = np.array([[0.0, -wv[2], wv[1]], [wv[2], 0.0, -wv[0]], [-wv[1], wv[0], 0.0]])
+        hPo = np.array([[0.0, -Po[2], Po[1]], [Po[2], 0.0, -Po[0]], [-Po[1], Po[0], 0.0]])
+        hPv = np.array([[0.0, -Pv[2], Pv[1]], [Pv[2], 0.0, -Pv[0]], [-Pv[1], Pv[0], 0.0]])
+        D = np.zeros((6, 6))
+        D[:3, :3], D[:3, 3:], D[3:, 3:] = -hw, -hv, -hw
+        PP[:3, :3], PP[:3, 3:], PP[3:, :3] = hPo, hPv, hPv
+        A = -hh * (D + PP @ Minv)
+        for i in range(6):
+            A[i, i] += 1.0
+            for j in range(6):
+                ok &= _put(band, kl, ku, iperm, o + i, o + j, A[i, j])
+    for s in range(ns):
+        ok &= _put(band, kl, ku, iperm, 6 * nb + s, 6 * nb + s, 1.0)
+    W = np.empty((2, 6))
+    dW = np.empty((2, 6, 24))
+    sc, dsc = np.empty((6, 3)), np.empty((6, 3, 24))
+    gw = np.empty(24)
+    WM = np.empty(6)
+    for r in range(k):
+        _con_wrench(r, pos, rot, nb, rdat, rint, W, dW, True, sc, dsc)
+        e0, e1 = rint[r, 0], rint[r, 1]
+        lam = w[n + r] / h
+        orow = 6 * nb + ns + r
+        gw[:] = 0.0
+        for side in range(2):
+            e = e0 if side == 0 else e1
+            if e < nb:
+                for c in range(6):
+                    for q in range(24):
+                        gw[q] += T[e, c] * dW[side, c, q]
+        for side in range(2):
+            e = e0 if side == 0 else e1
+            if e >= nb:
+                continue
+            Minv = bdat[e, :36].reshape(6, 6)
+            for c in range(6):  # −B column, ½ Bᵀ D_z row
+                ok &= _put(band, kl, ku, iperm, 6 * e + c, orow, -W[side, c])
+            for c in range(6):
+                t = 0.0
+                for j in range(6):
+                    t += W[side, j] * Minv[j, c]
+                ok &= _put(band, kl, ku, iperm, orow, 6 * e + c, 0.5 * t)
+            for side2 in range(2):
+                e2 = e0 if side2 == 0 else e1
+                if e2 >= nb:
+                    continue
+                for c in range(6):  # −h/2 λ ∂W/∂q
+                    p = _pair(pstart, pbody, 6 * e + c, e2)
+                    for q in range(12):
+                        Aoq[p, q] -= hh * lam * dW[side, c, 12 * side2 + q]
+            p = _pair(pstart, pbody, orow, e)  # ½ ∂c/∂q
+            for q in range(12):
+                Aoq[p, q] += 0.5 * gw[12 * side + q]
+    for a in range(m):
+        _act_wrench(a, pos, rot, nb, adat, aint, W, dW, True, sc, dsc)
+        e0, e1, sp = aint[a, 0], aint[a, 1], aint[a, 2]
+        damp = adat[a, 14]
+        v = _velocity(W, T, e0, e1)
+        coef = u[a] - damp * v
+        if sp >= 0:
+            coef -= adat[a, 16] * (xm[18 * nb + sp] - adat[a, 17])
+        gw[:] = 0.0
+        for side in range(2):
+            e = e0 if side == 0 else e1
+            if e < nb:
+                for c in range(6):
+                    for q in range(24):
+                        gw[q] += T[e, c] * dW[side, c, q]
+        for side in range(2):
+            e = e0 if side == 0 else e1
+            if e >= nb:
+                continue
+            Minv = bdat[e, :36].reshape(6, 6)
+            for c in range(6):
+                t = 0.0
+                for j in range(6):
+                    t += W[side, j] * Minv[j, c]
+                WM[c] = t
+            for side2 in range(2):
+                e2 = e0 if side2 == 0 else e1
+                if e2 >= nb:
+                    continue
+                for c in range(6):  # −h/2 (coef ∂W/∂q − c W (wᵀ∂W/∂q))
+                    p = _pair(pstart, pbody, 6 * e + c, e2)
+                    for q in range(12):
+                        Aoq[p, q] -= hh * (coef * dW[side, c, 12 * side2 + q]
+                                           - damp * W[side, c] * gw[12 * side2 + q])
+                # +h/2 R D_z: c W_i (W_jᵀ M_j⁻¹)
+                Minv2 = bdat[e2, :36].reshape(6, 6)
+                for c2 in range(6):
+                    t = 0.0
+                    for j in range(6):
+                        t += W[side2, j] * Minv2[j, c2]
+                    for c in range(6):
+                        ok &= _put(band, kl, ku, iperm, 6 * e + c, 6 * e2 + c2,
+                                   hh * damp * W[side, c] * t)
+            if sp >= 0:
+                srow = 6 * nb + sp
+                p = _pair(pstart, pbody, srow, e)  # −h/2 ∂v/∂q on the spring row
+                for q in range(12):
+                    Aoq[p, q] -= hh * gw[12 * side + q]
+                for c in range(6):  # −h/2 J D_z: row s ← W M⁻¹, column s ← −k W
+                    ok &= _put(band, kl, ku, iperm, srow, 6 * e + c, -hh * WM[c])
+                    ok &= _put(band, kl, ku, iperm, 6 * e + c, srow,
+                               hh * adat[a, 16] * W[side, c])
+    return ok
+
+
+@njit
+def _gbtrf(n: int, kl: int, ku: int, AB: np.ndarray, ipiv: np.ndarray) -> bool:
+    """Band LU with partial pivoting in place (LAPACK ``gbtf2``; ``A[i, j]`` at
+    ``AB[kl + ku + i − j, j]``, the first ``kl`` rows are fill-in space)."""
+    kv = ku + kl
+    ju = 0
+    for j in range(n):
+        km = min(kl, n - 1 - j)
+        jp, best = 0, -1.0
+        for i in range(km + 1):
+            t = abs(AB[kv + i, j])
+            if t > best:
+                jp, best = i, t
+        ipiv[j] = j + jp
+        if best == 0.0 or not np.isfinite(best):
+            return False
+        ju = max(ju, min(j + ku + jp, n - 1))
+        if jp != 0:
+            for c in range(j, ju + 1):
+                t = AB[kv + jp + j - c, c]
+                AB[kv + jp + j - c, c] = AB[kv + j - c, c]
+                AB[kv + j - c, c] = t
+        piv = AB[kv, j]
+        for i in range(1, km + 1):
+            AB[kv + i, j] /= piv
+        for c in range(j + 1, ju + 1):
+            t = AB[kv + j - c, c]
+            if t != 0.0:
+                for i in range(1, km + 1):
+                    AB[kv + i + j - c, c] -= AB[kv + i, j] * t
+    return True
+
+
+@njit
+def _gbtrs(n: int, kl: int, ku: int, AB: np.ndarray, ipiv: np.ndarray, b: np.ndarray
+           ) -> None:
+    kv = ku + kl
+    for j in range(n - 1):
+        km = min(kl, n - 1 - j)
+        p = ipiv[j]
+        if p != j:
+            b[p], b[j] = b[j], b[p]
+        for i in range(1, km + 1):
+            b[j + i] -= AB[kv + i, j] * b[j]
+    for j in range(n - 1, -1, -1):
+        b[j] /= AB[kv, j]
+        t = b[j]
+        for i in range(max(0, j - kv), j):
+            b[i] -= AB[kv + i - j, j] * t
+
+
+@njit
+def factor(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: int,
+           bdat: np.ndarray, rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray,
+           aint: np.ndarray, pstart: np.ndarray, pbody: np.ndarray, iperm: np.ndarray,
+           kl: int, ku: int, band: np.ndarray, ipiv: np.ndarray, Aqi: np.ndarray,
+           C: np.ndarray, Aoq: np.ndarray) -> int:
+    """Assemble the Newton matrix at ``w``, eliminate the pose unknowns and factor the
+    reduced band matrix; fills ``Aqi = A_qq⁻¹``, ``C``, ``Aoq``, ``band``, ``ipiv``."""
+    AqP = np.empty((nb, 12, 6))
+    if not _assemble(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, pstart, pbody,
+                     iperm, kl, ku, band, Aqi, AqP, Aoq):
+        return FAILED  # an entry outside the band: the sparsity pattern is wrong
+    for b in range(nb):
+        Aqi[b] = np.linalg.inv(Aqi[b])
+        C[b] = Aqi[b] @ AqP[b]
+    for o in range(pstart.size - 1):
+        for p in range(pstart[o], pstart[o + 1]):
+            b = pbody[p]
+            for c in range(6):
+                t = 0.0
+                for q in range(12):
+                    t += Aoq[p, q] * C[b, q, c]
+                if not _put(band, kl, ku, iperm, o, 6 * b + c, -t):
+                    return FAILED
+    if not _gbtrf(band.shape[1], kl, ku, band, ipiv):
+        return SINGULAR
+    return OK
+
+
+@njit
+def _solve(F: np.ndarray, nb: int, ns: int, pstart: np.ndarray, pbody: np.ndarray,
+           iperm: np.ndarray, kl: int, ku: int, band: np.ndarray, ipiv: np.ndarray,
+           Aqi: np.ndarray, C: np.ndarray, Aoq: np.ndarray, dw: np.ndarray) -> None:
+    """``dw = A⁻¹F`` with the factors of :func:`factor` (module docstring)."""
+    n = 18 * nb + ns
+    nred = band.shape[1]
+    yq = np.empty((nb, 12))
+    for b in range(nb):
+        for i in range(12):
+            t = 0.0
+            for j in range(12):
+                t += Aqi[b, i, j] * F[18 * b + j]
+            yq[b, i] = t
+    ro = np.empty(nred)
+    for b in range(nb):
+        for c in range(6):
+            ro[6 * b + c] = F[18 * b + 12 + c]
+    for s in range(ns):
+        ro[6 * nb + s] = F[18 * nb + s]
+    for r in range(nred - 6 * nb - ns):
+        ro[6 * nb + ns + r] = F[n + r]
+    for o in range(nred):
+        t = ro[o]
+        for p in range(pstart[o], pstart[o + 1]):
+            b = pbody[p]
+            for q in range(12):
+                t -= Aoq[p, q] * yq[b, q]
+        ro[o] = t
+    rp = np.empty(nred)
+    for o in range(nred):
+        rp[iperm[o]] = ro[o]
+    _gbtrs(nred, kl, ku, band, ipiv, rp)
+    for o in range(nred):
+        ro[o] = rp[iperm[o]]
+    for b in range(nb):
+        for i in range(12):
+            t = yq[b, i]
+            for c in range(6):
+                t -= C[b, i, c] * ro[6 * b + c]
+            dw[18 * b + i] = t
+        for c in range(6):
+            dw[18 * b + 12 + c] = ro[6 * b + c]
+    for s in range(ns):
+        dw[18 * nb + s] = ro[6 * nb + s]
+    for r in range(nred - 6 * nb - ns):
+        dw[n + r] = ro[6 * nb + ns + r]
+
+
+@njit
+def _maxabs(v: np.ndarray) -> float:
+    t = 0.0
+    for i in range(v.size):
+        a = abs(v[i])
+        if not a <= t:  # also propagates NaN
+            t = a
+    return t
+
+
+@njit
+def newton(mode: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, tol: float,
+           max_iter: int, scale: float, nb: int, ns: int, bdat: np.ndarray,
+           rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray, aint: np.ndarray,
+           pstart: np.ndarray, pbody: np.ndarray, iperm: np.ndarray, kl: int, ku: int,
+           band: np.ndarray, ipiv: np.ndarray, Aqi: np.ndarray, C: np.ndarray,
+           Aoq: np.ndarray) -> tuple[int, int, int]:
+    """Solve ``F(w) = 0`` in place, with the convergence tests of
+    :func:`porthamiltonian.simulate.linalg.newton.newton`: ``mode`` 0 reuses the
+    factors (simplified Newton), 1 factors at the initial ``w`` first, 2 is full Newton
+    (factors at every iterate).  Returns ``(status, iterations, residual
+    evaluations)``."""
+    F = np.empty(w.size)
+    dw = np.empty(w.size)
+    frozen = mode != 2
+    if mode == 1:
+        st = factor(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, pstart, pbody, iperm,
+                    kl, ku, band, ipiv, Aqi, C, Aoq)
+        if st != OK:
+            return st, 0, 0
+    prev = np.inf
+    nfev = 0
+    for it in range(1, max_iter + 1):
+        residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
+        nfev += 1
+        if not np.isfinite(_maxabs(F)):
+            return FAILED, it, nfev
+        if not frozen:
+            st = factor(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, pstart, pbody,
+                        iperm, kl, ku, band, ipiv, Aqi, C, Aoq)
+            if st != OK:
+                return st, it, nfev
+        _solve(F, nb, ns, pstart, pbody, iperm, kl, ku, band, ipiv, Aqi, C, Aoq, dw)
+        for i in range(w.size):
+            w[i] -= dw[i]
+        size = _maxabs(dw)
+        wmax = _maxabs(w)
+        bound = scale + wmax + 1e-300
+        if not np.isfinite(size):
+            return FAILED, it, nfev
+        if frozen:  # linear convergence: down to the round-off floor, then check F
+            if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
+                residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
+                nfev += 1
+                if _maxabs(F) <= tol * (0.1 * wmax + 1e-3 * bound):
+                    return OK, it, nfev
+        elif size <= tol * bound or (size >= prev and size <= 1e-8 * bound):
+            return OK, it, nfev
+        if it > 3 and size > prev:
+            return FAILED, it, nfev
+        prev = size
+    return FAILED, max_iter, nfev
+
+
+def reduced_dense(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: int,
+                  data: tuple, pstart: np.ndarray, pbody: np.ndarray) -> np.ndarray:
+    """The reduced (outer) Newton matrix as a dense array, unpermuted: what the band
+    pattern and the ordering are chosen from."""
+    nred = 6 * nb + ns + data[1].shape[0]
+    band = np.zeros((3 * nred - 2, nred)) if nred > 1 else np.zeros((1, 1))
+    kl = ku = max(nred - 1, 0)
+    ident = np.arange(nred)
+    Aqi, AqP = np.empty((nb, 12, 12)), np.empty((nb, 12, 6))
+    Aoq = np.empty((pbody.size, 12))
+    _assemble(x, w, h, u, nb, ns, *data, pstart, pbody, ident, kl, ku, band, Aqi, AqP, Aoq)
+    out = np.zeros((nred, nred))
+    for j in range(nred):
+        for i in range(nred):
+            out[i, j] = band[kl + ku + i - j, j]
+    for o in range(nred):
+        for p in range(pstart[o], pstart[o + 1]):
+            b = pbody[p]
+            out[o, 6 * b:6 * b + 6] -= Aoq[p] @ np.linalg.solve(Aqi[b], AqP[b])
+    return out
