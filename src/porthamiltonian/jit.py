@@ -7,7 +7,9 @@ and the machine code is cached on disk, so a later run of the same model structu
 starts warm; otherwise the same functions run as they are (the pure-NumPy engine).
 
 Turn the compiler off with the environment variable ``PORTHAMILTONIAN_JIT=0`` (or
-``off``/``false``/``no``), or per run with ``simulate(..., engine="numpy")``.
+``off``/``false``/``no``), or per run with ``simulate(..., engine="numpy")``;
+``PORTHAMILTONIAN_JIT=always`` makes ``engine="auto"`` compile every run it can, even
+a short one before the steps are built on this machine.
 Generated model kernels are written to :func:`cache_dir` — ``$PORTHAMILTONIAN_CACHE``
 if set, else ``$XDG_CACHE_HOME/porthamiltonian`` (``~/.cache/porthamiltonian``); delete
 the folder to force a recompilation.
@@ -24,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["enabled", "cache_dir", "njit", "ENV_VAR", "CACHE_ENV"]
+__all__ = ["enabled", "always", "cache_dir", "njit", "ENV_VAR", "CACHE_ENV"]
 
 #: environment variable: "0", "off", "false" or "no" disables the compiler
 ENV_VAR = "PORTHAMILTONIAN_JIT"
@@ -45,6 +47,11 @@ def _numba() -> Any:
     except ImportError:  # the pure-NumPy engine then runs the same functions
         return None
     return numba
+
+
+def always() -> bool:
+    """``PORTHAMILTONIAN_JIT=always``: compile whenever possible."""
+    return os.environ.get(ENV_VAR, "").strip().lower() == "always"
 
 
 def enabled() -> bool:

@@ -37,7 +37,7 @@ import scipy.sparse as sps
 import sympy as sp
 
 from . import _matrices as mx
-from .compiled import NumericPHS, PowerBalance
+from .compiled import NumericPHS, PowerBalance, SymbolicSource
 from .errors import ModelError
 from .naming import check_names, parameter_values
 from .sealed import Sealed
@@ -401,7 +401,17 @@ class PHS(Sealed):
                 f"sys.subs({missing[0]}=...) or parameters={{...}} before evaluating numerically"
             )
         self._numeric = NumericPHS.from_symbolic(list(self.x), H, mats, self.n_inputs)
+        self._numeric.source = self._symbolic_source(values)
         return self._numeric
+
+    def _symbolic_source(self, values: dict[sp.Symbol, Any]) -> SymbolicSource:
+        """The model with its numeric parameters kept as symbols (others substituted)."""
+        numeric = {s: float(v) for s, v in values.items() if v.is_number and v.is_real}
+        rest = {s: v for s, v in values.items() if s not in numeric}
+        return SymbolicSource(
+            tuple(self.x), tuple(numeric), tuple(numeric.values()),
+            self._H.xreplace(rest), {k: A.xreplace(rest) for k, A in self._mats.items()},
+            self.n_inputs)
 
     def energy(self, x: Any) -> float:
         """``H(x)`` in joules."""

@@ -15,6 +15,6 @@ Nothing here calls SymPy while evaluating; models build these once
 
 from __future__ import annotations
 
-from .numeric import NumericPHS, PowerBalance
+from .numeric import NumericPHS, PowerBalance, SymbolicSource
 
-__all__ = ["NumericPHS", "PowerBalance"]
+__all__ = ["NumericPHS", "PowerBalance", "SymbolicSource"]

@@ -48,6 +48,20 @@ class PowerBalance:
         return self.stored - self.supplied + self.dissipated
 
 
+@dataclass(frozen=True)
+class SymbolicSource:
+    """The symbolic model behind a :class:`NumericPHS`, parameters kept as symbols with
+    their values beside them: what a code generator needs to compile the model once per
+    structure (:mod:`porthamiltonian.simulate.kernels`)."""
+
+    states: tuple[sp.Symbol, ...]
+    parameters: tuple[sp.Symbol, ...]
+    values: tuple[float, ...]
+    hamiltonian: sp.Expr
+    matrices: dict[str, sp.MatrixBase]
+    m: int
+
+
 class NumericPHS:
     """Numeric evaluation of a PHS: energy, gradient, matrices, ``ẋ``, ``y``, Jacobians.
 
@@ -65,6 +79,8 @@ class NumericPHS:
         self._hess: Callable[[np.ndarray], np.ndarray] | None = None
         self._jac_rhs: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
         self.A = self.B = self.C = self.D = self.Q = None
+        #: the symbolic model with its parameters as symbols (set by ``PHS.compile``)
+        self.source: SymbolicSource | None = None
 
     #: a compiled explicit PHS is simulated as an ODE (:mod:`.protocol`)
     problem_kind = "ode"

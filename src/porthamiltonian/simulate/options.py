@@ -27,6 +27,9 @@ option                    default     meaning
 ``events``                ``None``    ``g(t, x)`` or a list of them (zero crossings)
 ``progress``              ``None``    ``progress(t)`` called after every step
 ``stream``                ``None``    CSV file receiving every saved point
+``engine``                ``"auto"``  ``"compiled"`` (Numba kernels generated from the
+                                      model), ``"numpy"``, or ``"auto"``: compiled where
+                                      the model and method allow it (docs: "The engine")
 ========================  ==========  ==================================================
 """
 
@@ -44,7 +47,7 @@ import numpy as np
 from ..errors import ModelError
 
 __all__ = ["SimulationOptions", "DEFAULT_RTOL", "DEFAULT_ATOL", "DEFAULT_NEWTON_TOL",
-           "MAX_HALVINGS"]
+           "MAX_HALVINGS", "ENGINES"]
 
 DEFAULT_RTOL = 1e-6
 DEFAULT_ATOL = 1e-9
@@ -52,6 +55,8 @@ DEFAULT_NEWTON_TOL = 1e-12
 #: a fixed step whose Newton iteration fails is halved at most this many times (down to
 #: dt·2⁻¹⁰), by the ODE and the DAE loops alike
 MAX_HALVINGS = 10
+#: values of the ``engine`` option
+ENGINES = ("auto", "compiled", "numpy")
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,7 @@ class SimulationOptions:
     events: Any = field(default=None, compare=False)
     progress: Callable[[float], None] | None = field(default=None, compare=False)
     stream: str | pathlib.Path | None = None
+    engine: str = "auto"
 
     def __post_init__(self) -> None:
         def put(name: str, value: Any) -> None:  # normalize inside a frozen dataclass
@@ -109,6 +115,9 @@ class SimulationOptions:
             value = getattr(self, name)
             if value is not None and not _number(name, value) > 0:
                 raise ModelError(f"{name} must be a positive number of seconds, got {value!r}")
+        if self.engine not in ENGINES:
+            raise ModelError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got "
+                             f"{self.engine!r}")
         if self.progress is not None and not callable(self.progress):
             raise ModelError("progress must be a callable progress(t)")
 

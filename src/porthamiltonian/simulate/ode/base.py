@@ -39,6 +39,9 @@ class OneStepMethod(Method):
     fixed_step = True
     #: factory of the DAE form of this method, or ``None`` (ODE only)
     dae_step: ClassVar[Callable[..., Any] | None] = None
+    #: the compiled form of the step (:mod:`..kernels.steps`: "midpoint", "gonzalez",
+    #: "avf", "gauss"), or ``None``: NumPy only
+    kernel: ClassVar[str | None] = None
 
     def __init__(self, dyn: Dynamics, *, newton_tol: float = 1e-12, max_newton: int = 20
                  ) -> None:

@@ -174,6 +174,7 @@ class DiscreteGradient(_DiscreteGradientMethod):
     """Gonzalez's midpoint discrete gradient (order 2, exact energy balance for any H)."""
 
     name = "discrete_gradient"
+    kernel = "gonzalez"
     problems = frozenset({"ode", "dae"})
     dae_step = staticmethod(lambda model, signal, options: DAEMidpoint.create(
         model, signal, options, discrete_gradient=True))
@@ -206,6 +207,7 @@ class AVF(_DiscreteGradientMethod):
     """Average vector field method (order 2, exact energy balance for any H)."""
 
     name = "avf"
+    kernel = "avf"
 
     def dgrad(self, x: np.ndarray, d: np.ndarray,
               derivative: bool = True) -> tuple[np.ndarray, Any]:

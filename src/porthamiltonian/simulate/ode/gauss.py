@@ -54,6 +54,7 @@ class Gauss(OneStepMethod):
     set); ``Gauss(dyn, s)`` builds the ``s``-stage method directly."""
 
     energy = "quadratic"
+    kernel = "gauss"
     #: number of stages of the registered subclasses
     stages: int = 0
 

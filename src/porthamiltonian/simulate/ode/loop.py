@@ -47,12 +47,20 @@ def run_ode(stepper: Any, problem: Any, options: Any, name: str) -> Any:
     """Run the one-step method ``stepper`` on the ODE ``problem``
     (:class:`~..problem.problem.Problem`) with ``options``
     (:class:`~..options.SimulationOptions`); ``name`` is the method's, for the result."""
+    from ..kernels.stepper import engine_for
+
     dyn = problem.dynamics
     rec = Recorder(dyn, problem.states, problem.inputs, problem.outputs, name,
                    stream=options.stream)
-    return integrate(stepper, dyn, rec, problem.t_span, problem.x0, options,
-                     t_eval=options.t_eval, breakpoints=problem.breakpoints,
-                     events=problem.events, progress=options.progress)
+    stepper, engine = engine_for(stepper, problem, options)
+    res = integrate(stepper, dyn, rec, problem.t_span, problem.x0, options,
+                    t_eval=options.t_eval, breakpoints=problem.breakpoints,
+                    events=problem.events, progress=options.progress)
+    counts = getattr(stepper, "counts", None)
+    if counts is not None:  # the block loop counts steps only: Newton's own count
+        res.newton_iterations, res.nfev = int(counts[0]), int(counts[1])
+    res.extra.update(engine)
+    return res
 
 
 class _Failed(Exception):

@@ -58,6 +58,7 @@ class Midpoint(OneStepMethod):
     order = 2
     problems = frozenset({"ode", "dae"})
     energy = "quadratic"
+    kernel = "midpoint"
     dae_step = staticmethod(lambda model, signal, options: DAEMidpoint.create(
         model, signal, options, discrete_gradient=False))
 
