@@ -16,15 +16,20 @@ Reported per N:
 * cost per step (ms): (T(n₀ + S) − T(n₀)) / S for S timed steps, so set-up (assembly,
   consistent initial values) is excluded for both tools, the best of ``--repeat`` such
   measurements (the machine may be shared);  Exudyn's time is the better of
-  its dense (EXUdense) and sparse (EigenSparse) linear solvers; our time of
+  its dense (EXUdense) and sparse (EigenSparse) linear solvers; ours with the compiled
+  mechanism kernels (``engine="compiled"``, :mod:`porthamiltonian.mechanics.kernels`)
+  and, for reference, with the NumPy step (``engine="numpy"``); our time of
   ``Mechanism.assemble()`` and our whole set-up (assembly, initial state, consistent
   multipliers) are reported separately;
+* the cold compile time of the kernels: the first 5-step run in a fresh process with an
+  empty kernel cache minus the same run warm (Numba caches the machine code on disk, so
+  only the first run on a machine pays it);
 * for small N, the largest distance between the two tips over 1 s, relative to L,
   at dt and dt/2 (both methods are second order: it should fall ≈ 4×);
-* a least-squares fit cost ∝ N^p over N ≥ 10 for each tool.
+* a least-squares fit cost ∝ N^p over all sizes and over N ≥ 10 for each tool.
 
     python benchmarks/mechanics_chain_exudyn.py [--sizes 2 5 10 20 50 100] [--dt 1e-3]
-        [--steps 100] [--repeat 3] [--agree 2 5 10] [--t-agree 1.0]
+        [--steps 100] [--repeat 3] [--agree 2 5 10] [--t-agree 1.0] [--no-cold]
 
 Needs ``exudyn`` (the ``benchmarks`` extra).
 """
@@ -32,6 +37,10 @@ Needs ``exudyn`` (the ``benchmarks`` extra).
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -55,11 +64,12 @@ def ours_chain(n: int) -> Mechanism:
     return mech
 
 
-def ours_run(n: int, steps: int, dt: float) -> tuple[float, np.ndarray, np.ndarray]:
+def ours_run(n: int, steps: int, dt: float, engine: str = "auto"
+             ) -> tuple[float, np.ndarray, np.ndarray]:
     """Wall time of ``steps`` midpoint steps (set-up included), times and tip positions."""
     mech = ours_chain(n)
     t0 = time.perf_counter()
-    res = mech.simulate(steps * dt, dt=dt, q0={"j0": THETA0})
+    res = mech.simulate(steps * dt, dt=dt, q0={"j0": THETA0}, engine=engine)
     wall = time.perf_counter() - t0
     H = res.pose(f"b{n - 1}")
     tip = H[:, :3, 3] + H[:, :3, :3] @ np.array([0.0, -L, 0.0])
@@ -118,6 +128,31 @@ def per_step(run, n: int, steps: int, dt: float, repeat: int = 1) -> tuple[float
     return best
 
 
+_COLD = """
+import sys, time
+sys.path.insert(0, {here!r})
+from mechanics_chain_exudyn import ours_run
+t0 = time.perf_counter(); ours_run(2, 5, 1e-3); cold = time.perf_counter() - t0
+t0 = time.perf_counter(); ours_run(2, 5, 1e-3); warm = time.perf_counter() - t0
+print(cold - warm)
+"""
+
+
+def cold_compile() -> float:
+    """Seconds the first run spends compiling the kernels (fresh process, empty cache)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, PORTHAMILTONIAN_CACHE=cache, NUMBA_CACHE_DIR=cache)
+        here = os.path.dirname(os.path.abspath(__file__))
+        out = subprocess.run([sys.executable, "-c", _COLD.format(here=here)], env=env,
+                             capture_output=True, text=True, check=True)
+        return float(out.stdout.strip().splitlines()[-1])
+
+
+def _exponent(rows: list[tuple], col: int, least: int = 0) -> float:
+    big = [r for r in rows if r[0] >= least]
+    return float(np.polyfit(np.log([r[0] for r in big]), np.log([r[col] for r in big]), 1)[0])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[2, 5, 10, 20, 50, 100])
@@ -126,6 +161,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--agree", type=int, nargs="*", default=[2, 5, 10])
     ap.add_argument("--t-agree", type=float, default=1.0)
+    ap.add_argument("--no-cold", action="store_true", help="skip the cold compile timing")
     args = ap.parse_args()
     import exudyn
 
@@ -143,10 +179,13 @@ def main() -> None:
             b = np.array([np.interp(t1, t2, b[:, i]) for i in range(3)]).T
             errs.append(np.abs(a - b).max() / L)
         print(f"| {n} | {errs[0]:.2e} | {errs[1]:.2e} |")
+    if not args.no_cold:
+        print(f"\ncold compile of the mechanism kernels (first run, empty cache): "
+              f"{cold_compile():.1f} s")
     print("\n|   N | states + multipliers (ours) | ours: assemble [s] | ours: set-up [s] "
-          "| ours [ms/step] | Exudyn dense [ms/step] | Exudyn sparse [ms/step] "
-          "| ours / best Exudyn |")
-    print("|----:|---:|---:|---:|---:|---:|---:|---:|")
+          "| ours compiled [ms/step] | ours NumPy [ms/step] | Exudyn dense [ms/step] "
+          "| Exudyn sparse [ms/step] | ours / best Exudyn |")
+    print("|----:|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows = []
     for n in args.sizes:
         mech = ours_chain(n)
@@ -154,17 +193,21 @@ def main() -> None:
         dae = mech.assemble()
         t_asm = time.perf_counter() - t0
         a, setup = per_step(ours_run, n, args.steps, args.dt, args.repeat)
+        a_np = per_step(lambda *p: ours_run(*p, engine="numpy"), n, args.steps, args.dt,
+                        args.repeat)[0]
         ed, es = (per_step(lambda *p, s=solver: exudyn_run(*p, s), n, args.steps, args.dt,
                            args.repeat)[0] for solver in ("EXUdense", "EigenSparse"))
-        rows.append((n, a, min(ed, es)))
+        best = min(ed, es)
+        rows.append((n, a, best, a_np))
         print(f"| {n} | {dae.n} + {dae.k} | {t_asm:.3f} | {setup:.2f} | {1e3 * a:.3f} | "
-              f"{1e3 * ed:.4f} | {1e3 * es:.4f} | {a / min(ed, es):.0f} |", flush=True)
-    big = [r for r in rows if r[0] >= 10]
-    if len(big) >= 2:
-        lnN = np.log([r[0] for r in big])
-        p_ours = np.polyfit(lnN, np.log([r[1] for r in big]), 1)[0]
-        p_exu = np.polyfit(lnN, np.log([r[2] for r in big]), 1)[0]
-        print(f"\ncost ∝ N^p over N ≥ 10: ours p = {p_ours:.2f}, Exudyn (best) p = {p_exu:.2f}")
+              f"{1e3 * a_np:.3f} | {1e3 * ed:.4f} | {1e3 * es:.4f} | {a / best:.2f} |",
+              flush=True)
+    if len(rows) >= 2:
+        print(f"\ncost ∝ N^p over N = {rows[0][0]}…{rows[-1][0]}: ours (compiled) p = "
+              f"{_exponent(rows, 1):.2f}, Exudyn (best) p = {_exponent(rows, 2):.2f}")
+    if len([r for r in rows if r[0] >= 10]) >= 2:
+        print(f"over N ≥ 10: ours (compiled) p = {_exponent(rows, 1, 10):.2f}, "
+              f"Exudyn (best) p = {_exponent(rows, 2, 10):.2f}")
 
 
 if __name__ == "__main__":

@@ -215,6 +215,8 @@ class MechanismDAE:
         #: default when :func:`porthamiltonian.jit.enabled`); "numpy": the generic
         #: step over the vectorized methods below (same equations)
         self.engine = engine or ("compiled" if jit.enabled() else "numpy")
+        self._packed: tuple[np.ndarray, ...] | None = None
+        self._point_memo: tuple[np.ndarray, np.ndarray, Any] | None = None
 
     # ------------------------------------------------------------------ patterns
     def _build_patterns(self) -> None:
@@ -274,6 +276,25 @@ class MechanismDAE:
     # ------------------------------------------------------------------ evaluation
     def compile(self) -> MechanismDAE:
         return self
+
+    def _point(self, x: np.ndarray, u: np.ndarray
+               ) -> tuple[tuple[float, float, float, float], np.ndarray, np.ndarray]:
+        """``(H, stored, supplied, dissipated), y, B(x)ᵀz(x)`` at ``x`` by one compiled
+        call (engine ``"compiled"``): what the recorder asks for at every saved point."""
+        from .fused import pack
+        from .kernels import point
+
+        if self._packed is None:
+            self._packed = pack(self)
+        x = np.asarray(x, dtype=float)
+        u = np.asarray(u, dtype=float).reshape(self.m)
+        memo = self._point_memo  # the recorder asks for H, powers and y at one (x, u)
+        if memo is not None and np.array_equal(memo[0], x) and np.array_equal(memo[1], u):
+            return memo[2]
+        y, c = np.empty(self.m), np.empty(self.k)
+        vals = point(x, u, self.nb, self._spring.size, *self._packed, y, c)
+        self._point_memo = (x.copy(), u.copy(), (vals, y, c))
+        return vals, y, c
 
     def fused_midpoint(self, signal: Any, **newton: Any) -> Any:
         """The compiled midpoint step (:class:`.fused.FusedMidpoint`, same equations as
@@ -362,6 +383,8 @@ class MechanismDAE:
         return self._Dz
 
     def energy(self, x: np.ndarray) -> float:
+        if self.engine == "compiled":
+            return self._point(x, np.zeros(self.m))[0][0]
         b = self._bodies(x)
         P = b[:, 12:]
         kin = 0.5 * float(np.einsum("bi,bij,bj->", P, self.Minv, P))
@@ -529,6 +552,8 @@ class MechanismDAE:
 
     def constraint(self, x: np.ndarray) -> np.ndarray:
         """``B(x)ᵀ z(x)`` — the velocity form of the kept joint constraints."""
+        if self.engine == "compiled":
+            return self._point(x, np.zeros(self.m))[2]
         return self.c(x, self.z(x))
 
     def constraint_jacobian(self, x: np.ndarray) -> Any:
@@ -555,6 +580,8 @@ class MechanismDAE:
         """``y = G(x)ᵀ z``: the joint velocities of the actuated directions."""
         if not self.m:
             return np.zeros(0)
+        if z is None and self.engine == "compiled":
+            return self._point(x, u)[1]
         z = self.z(x) if z is None else z
         W, _ = self._columns(x, "act")
         return np.einsum("rsi,rsi->r", W, self._pz(z, self._act))
@@ -568,6 +595,8 @@ class MechanismDAE:
 
     def power_balance(self, x: np.ndarray, u: np.ndarray) -> PowerBalance:
         """Stored, supplied and dissipated power at ``(x, u)`` (``zᵀBλ = 0``)."""
+        if self.engine == "compiled":
+            return PowerBalance(*self._point(x, u)[0][1:])
         z = self.z(x)
         stored = float(z @ self.f(x, z, np.zeros(self.k), u))
         return PowerBalance(stored, *self.port_powers(x, z, u))

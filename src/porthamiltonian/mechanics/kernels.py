@@ -59,7 +59,7 @@ import numpy as np
 
 from ..jit import njit
 
-__all__ = ["residual", "newton", "factor", "energy", "ports", "step_outputs",
+__all__ = ["residual", "newton", "factor", "energy", "ports", "point", "step_outputs",
            "reduced_dense", "OK", "FAILED", "SINGULAR"]
 
 #: status codes of :func:`newton`
@@ -384,6 +384,40 @@ def step_outputs(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int,
         dis += adat[a, 14] * y[a] * y[a]
     dH = energy(x + w[:n], nb, bdat, adat, aint) - energy(x, nb, bdat, adat, aint)
     return sup, dis, dH, res
+
+
+@njit
+def point(x: np.ndarray, u: np.ndarray, nb: int, ns: int, bdat: np.ndarray,
+          rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray, aint: np.ndarray,
+          y: np.ndarray, c: np.ndarray) -> tuple[float, float, float, float]:
+    """What is recorded at a saved point: ``H`` (J), the stored power ``zᵀ f(x, z, 0,
+    u)``, supplied ``uᵀy`` and dissipated ``Σ c y²`` (W); ``y`` (m) and the constraint
+    velocities ``c = B(x)ᵀz(x)`` (k) into the arrays given.  (The step residual at
+    ``δ = 0``, ``h = 1`` is ``(−f(x, z, 0, u), c)``.)"""
+    n = 18 * nb + ns
+    F = np.empty(n + rdat.shape[0])
+    residual(x, np.zeros(F.size), 1.0, u, nb, ns, bdat, rdat, rint, adat, aint, F)
+    stored = 0.0
+    for b in range(nb):
+        for i in range(12):
+            stored -= bdat[b, 36 + i] * F[18 * b + i]
+        for i in range(6):
+            t = 0.0
+            for j in range(6):
+                t += bdat[b, 6 * i + j] * x[18 * b + 12 + j]
+            stored -= t * F[18 * b + 12 + i]
+    for a in range(adat.shape[0]):
+        sp = aint[a, 2]
+        if sp >= 0:
+            stored -= adat[a, 16] * (x[18 * nb + sp] - adat[a, 17]) * F[18 * nb + sp]
+    for r in range(c.size):
+        c[r] = F[n + r]
+    ports(x, nb, bdat, adat, aint, y)
+    sup = dis = 0.0
+    for a in range(adat.shape[0]):
+        sup += u[a] * y[a]
+        dis += adat[a, 14] * y[a] * y[a]
+    return energy(x, nb, bdat, adat, aint), stored, sup, dis
 
 
 # ---------------------------------------------------------------- Newton matrix

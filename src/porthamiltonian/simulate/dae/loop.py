@@ -131,7 +131,9 @@ class _Series:
             self.residual, self.node = np.append(self.residual, 0.0), np.append(self.node, 0.0)
         k = self.count
         self.lam[k], self.residual[k] = lam, residual
-        c = self.model.c(x, self.model.z(x))
+        # a model's own B(x)ᵀz(x) when it has one (compiled mechanisms: one call)
+        constraint = getattr(self.model, "constraint", None)
+        c = constraint(x) if constraint is not None else self.model.c(x, self.model.z(x))
         self.node[k] = float(np.max(np.abs(c), initial=0.0))
         self.count += 1
 
