@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sympy as sp
+from sympy.printing.codeprinter import PrintMethodNotImplementedError
 from sympy.printing.pycode import PythonCodePrinter
 
 from ...compiled import SymbolicSource
@@ -90,7 +91,7 @@ def _function(name: str, args: str, header: Sequence[str],
     line per target (``lhs expr``)."""
     exprs = [sp.sympify(e) for _, e in targets]
     subs, reduced = sp.cse(exprs, symbols=sp.numbered_symbols("cs"), optimizations="basic")
-    printer = PythonCodePrinter({"fully_qualified_modules": True, "standard": "python3"})
+    printer = PythonCodePrinter({"fully_qualified_modules": True, "strict": True})
     lines = [f"def {name}({args}):", *header]
     lines += [f"    {sym} = {_print(printer, e, name)}" for sym, e in subs]
     for (lhs, _), e in zip(targets, reduced, strict=True):
@@ -104,9 +105,8 @@ def _function(name: str, args: str, header: Sequence[str],
 
 
 def _print(printer: PythonCodePrinter, expr: sp.Expr, where: str) -> str:
-    printer._not_supported = set()
-    text = printer.doprint(sp.sympify(expr))
-    if printer._not_supported:
-        names = ", ".join(sorted({type(e).__name__ for e in printer._not_supported}))
-        raise KernelUnavailable(f"no compiled form of {names} (in {where})")
+    try:
+        text = printer.doprint(sp.sympify(expr))
+    except PrintMethodNotImplementedError as e:
+        raise KernelUnavailable(f"no compiled form of a function in {where}: {e}") from None
     return f"float({text})" if expr.is_number else text
