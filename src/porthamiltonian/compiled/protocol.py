@@ -56,6 +56,11 @@ the mechanism assemblies are implementations):
     instantaneous balance.
 ``simplified_newton`` (optional, default ``False``)
     the model prefers a reused step matrix in Newton's method.
+``fused_midpoint(signal, newton_tol=, max_newton=, simplified_newton=)`` (optional)
+    the model's own compiled implicit-midpoint step (same step equations; an object with
+    ``step(t, x, h) → (x_new, λ_mid, StepInfo, residual)``), or ``None``; used by
+    :meth:`~porthamiltonian.simulate.dae.midpoint.DAEMidpoint.create` without state
+    feedback unless ``engine="numpy"`` (the rigid mechanism assembly has one).
 
 Both may declare ``quadratic_energy`` (optional): :math:`H` is a polynomial of degree ≤ 2
 in the state, so the midpoint rule balances it exactly — what ``method="auto"`` reads
