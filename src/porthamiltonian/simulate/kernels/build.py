@@ -76,6 +76,9 @@ class Kernels:
                     np.zeros(stages), np.zeros((N, N)), np.zeros(N, dtype=np.int64),
                     np.array([np.nan, 0.0, 1.0]), 1e-12, 20, np.zeros((0, 3)),
                     np.zeros(2, dtype=np.int64))
+        z = np.zeros(0)
+        steps.points(self.fns, np.zeros((0, n)), np.zeros((0, m)), self.parameters,
+                     np.zeros((0, m)), z, z, z, z)
         self.compile_time += time.perf_counter() - t0
         self.warmed.add((kind, stages, m))
         marker = steps_marker()

@@ -138,6 +138,17 @@ class CompiledStepper:
         self.tol, self.max_iter = base.newton_tol, base.max_newton
         kernels.warm_up(self.kind, n, m, s)
 
+    def points(self, X: np.ndarray, U: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``(Y, H, stored, supplied, dissipated)`` of saved points ``X`` (K × n) with
+        inputs ``U`` (K × m), in one compiled call (the recorder's quantities)."""
+        K = X.shape[0]
+        Y = np.empty((K, self.dyn.m))
+        H, stored, supplied, dissipated = (np.empty(K) for _ in range(4))
+        self._steps.points(self.kernels.fns, np.ascontiguousarray(X, dtype=float),
+                           np.ascontiguousarray(U, dtype=float).reshape(K, self.dyn.m),
+                           self.kernels.parameters, Y, H, stored, supplied, dissipated)
+        return Y, H, stored, supplied, dissipated
+
     def lti_block(self) -> Any:
         """The block function of the fixed-step loop (for every model it runs)."""
         return self.block

@@ -153,7 +153,7 @@ def port_powers(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.n
             yk += gpp[i, k] * z[i]
             pu += pp[i, k] * z[i]
         for j in range(m):
-            yk += ms[j, k] * u[j]
+            yk += ms[k, j] * u[j]
             su += ss[k, j] * u[j]
         supplied += u[k] * yk
         d += 2.0 * pu * u[k] + u[k] * su
@@ -529,3 +529,48 @@ def block(fns: tuple, kind: int, X: np.ndarray, U: np.ndarray, h: float, p: np.n
             d2[:] = d1
             d1[:] = w[:n]
     return K
+
+
+# -- saved points -------------------------------------------------------------------------------
+@njit
+def points(fns: tuple, X: np.ndarray, U: np.ndarray, p: np.ndarray, Y: np.ndarray,
+           H: np.ndarray, stored: np.ndarray, supplied: np.ndarray,
+           dissipated: np.ndarray) -> None:
+    r"""Outputs :math:`y = (G+P)^\top z + (M+S)u`, energy :math:`H`, stored power
+    :math:`z^\top\dot x`, supplied :math:`u^\top y` and dissipated
+    :math:`z^\top Rz + 2z^\top Pu + u^\top Su` (W) of the rows of X with inputs U,
+    :math:`z = \nabla H(x)` (the formulas of ``NumericPHS.power_balance``)."""
+    ham, grad, hess, jr, gmp, ports, jacf = fns
+    n, m = X.shape[1], U.shape[1]
+    z, f = np.empty(n), np.empty(n)
+    gpp, ms, rr = np.empty((n, m)), np.empty((m, m)), np.empty((n, n))
+    pp, ss = np.empty((n, m)), np.empty((m, m))
+    for k in range(X.shape[0]):
+        x, u = X[k], U[k]
+        grad(x, p, z)
+        H[k] = ham(x, p)
+        field(fns, x, z, u, p, f)
+        acc = 0.0
+        for i in range(n):
+            acc += z[i] * f[i]
+        stored[k] = acc
+        ports(x, p, gpp, ms, rr, pp, ss)
+        d = 0.0
+        for i in range(n):
+            s = 0.0
+            for j in range(n):
+                s += rr[i, j] * z[j]
+            d += z[i] * s
+        sup = 0.0
+        for c in range(m):
+            yc, pu, su = 0.0, 0.0, 0.0
+            for i in range(n):
+                yc += gpp[i, c] * z[i]
+                pu += pp[i, c] * z[i]
+            for j in range(m):
+                yc += ms[c, j] * u[j]
+                su += ss[c, j] * u[j]
+            Y[k, c] = yc
+            sup += u[c] * yc
+            d += 2.0 * pu * u[c] + u[c] * su
+        supplied[k], dissipated[k] = sup, d
