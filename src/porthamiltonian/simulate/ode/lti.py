@@ -8,10 +8,14 @@ matrices, no state feedback) a step of size :math:`h` is the linear solve
     (I - \tfrac h2 A)\,\delta_k = h\,(A x_k + B u_{k+1/2}),\qquad x_{k+1} = x_k + \delta_k,
 
 with one (sparse) LU factorization per step size and structure, reused.  The loop
-over a block of steps does only a matrix-vector product, one LU solve and the input
-evaluation per step; the energy bookkeeping of the whole block is then computed at
-once with the same formulas as :class:`.midpoint.Midpoint` (:math:`\bar x =
-\tfrac12(x_k + x_{k+1})`, :math:`\bar z = Q\bar x`):
+over a block of steps does only a matrix-vector product (written into the next row of
+the block), one LU solve and the input evaluation per step; the energy bookkeeping of
+the whole block is then computed at once with the same formulas as
+:class:`.midpoint.Midpoint` (:math:`\bar x = \tfrac12(x_k + x_{k+1})`, :math:`\bar z =
+Q\bar x`), each a pass of one constant matrix over the block's rows
+(:mod:`..output.rowwise`: :math:`\bar z^\top R\bar z = \bar x^\top (Q^\top RQ)\bar x`
+and so on, with :math:`\bar x` and :math:`\delta_k` read from consecutive rows, never
+stored):
 
 .. math::
 
@@ -35,12 +39,14 @@ whole block at once.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sps
 
+from ..output.points import LinearPoints, linear_points
+from ..output.rowwise import RowOperator, Rows
 from ..problem.dynamics import Dynamics
 
 __all__ = ["midpoint_block", "gauss_block", "BLOCK_STEPS"]
@@ -48,18 +54,40 @@ __all__ = ["midpoint_block", "gauss_block", "BLOCK_STEPS"]
 #: steps per block: bounds the memory of the block's states (BLOCK_STEPS × n floats)
 BLOCK_STEPS = 256
 
+#: per stepper: the block's work array (reused: a block's states are valid until the next
+#: block of the same stepper) and the row operators of its scaled matrices (hA, hB)
+_WORK: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
 
-def _rows(M: Any, X: np.ndarray) -> np.ndarray:
-    """``(M @ X.T).T`` for a dense or sparse ``M`` and row vectors ``X``; a zero or
-    diagonal sparse ``M`` (no coupling, lumped storages: the common case) is applied
-    without the transposed copy of ``X``."""
-    if sps.issparse(M):
-        if M.nnz == 0:
-            return np.zeros((X.shape[0], M.shape[0]))
-        d = M.diagonal()
-        if M.shape[0] == M.shape[1] and (M - sps.diags_array(d)).count_nonzero() == 0:
-            return X * d
-    return np.asarray((M @ X.T).T)
+
+def _work(stepper: Any) -> dict[str, Any]:
+    work = _WORK.get(stepper)
+    if work is None:
+        work = _WORK[stepper] = {"X": np.empty((0, 0)), "scaled": (None, None)}
+    return work
+
+
+def _states(stepper: Any, x: np.ndarray, K: int) -> np.ndarray:
+    """The ``(K + 1) × n`` rows of the block's states, row 0 = ``x``: a view of the
+    stepper's work array, grown when too small and reused by its next block (so a
+    streamed run holds one block, not one per call)."""
+    work = _work(stepper)
+    buf = work["X"]
+    if buf.shape[0] < K + 1 or buf.shape[1] != x.size:
+        buf = work["X"] = np.empty((K + 1, x.size))
+    X = buf[: K + 1]
+    X[0] = x
+    return X
+
+
+def _scaled(stepper: Any, h: float) -> tuple[RowOperator, RowOperator]:
+    """Row operators of ``(hA, hB)``, formed once per step size and structure."""
+    work = _work(stepper)
+    hA, hB = stepper.scaled(h)
+    key, ops = work["scaled"]
+    if key is None or key[0] is not hA or key[1] is not hB:
+        ops = (RowOperator(hA), RowOperator(hB))
+        work["scaled"] = ((hA, hB), ops)
+    return ops
 
 
 def midpoint_block(
@@ -67,48 +95,40 @@ def midpoint_block(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Steps from ``times[0]`` to ``times[-1]`` (``len(times) − 1`` steps of size ``h``).
 
-    Returns the states ``X`` (one row per time) and per step the columns
-    (work supplied, work dissipated, power residual) in J.
+    Returns the states ``X`` (one row per time; the stepper's work array, valid until its
+    next block) and per step the columns (work supplied, work dissipated, power residual)
+    in J.
     """
-    num = dyn.num
-    hA, hB = stepper.scaled(h)
+    hA, hB = _scaled(stepper, h)
     solve = stepper._factor(h).solve
     signal: Callable[[float, np.ndarray], np.ndarray] = dyn.signal
     K, m = times.size - 1, dyn.m
-    X = np.empty((K + 1, dyn.n))
-    U = np.empty((K, m))
-    X[0] = x
-    for j in range(K):  # the hot loop: one matvec, one LU solve, no other temporaries
+    X = _states(stepper, x, K)
+    U = np.zeros((K, m))
+    for j in range(K):  # the hot loop: one matvec into X[j + 1], one LU solve
         if m:
-            u = signal(0.5 * (times[j] + times[j + 1]), x)
-            U[j] = u
-            d = solve(hA @ x + hB @ u)
-        else:
-            d = solve(hA @ x)
-        x = np.add(x, d, out=X[j + 1])
-    Xm = 0.5 * (X[:-1] + X[1:])
-    Zm = _rows(num.Q, Xm)
-    dH = np.einsum("ij,ij->i", Zm, X[1:] - X[:-1])
-    supplied, dissipated = _port_work(dyn, Xm, Zm, U, h)
+            U[j] = signal(0.5 * (times[j] + times[j + 1]), X[j])
+        hA.affine_into(hB, X[j], U[j], X[j + 1])
+        np.add(X[j], solve(X[j + 1]), out=X[j + 1])
+    ops = linear_points(dyn.num)
+    xm: Rows = (X, 0.5, 0.5)
+    dH = ops.Q.forms(xm, (X, -1.0, 1.0), K)  # x̄ᵀQδ: increments, no cancellation
+    supplied, dissipated = _port_work(ops, xm, U, h, K)
     return X, np.column_stack([supplied, dissipated, dH - (supplied - dissipated)])
 
 
-def _port_work(dyn: Dynamics, X: np.ndarray, Z: np.ndarray, U: np.ndarray,
-               h: float) -> tuple[np.ndarray, np.ndarray]:
-    r"""Per row: :math:`h\,u^\top(CX + Du)` and :math:`h\,(z^\top Rz + 2z^\top Pu +
-    u^\top Su)` (J), for states ``X``, efforts ``Z = QX`` and inputs ``U`` (rows)."""
-    num, x = dyn.num, X[0]
-    dissipated = h * np.einsum("ij,ij->i", Z, _rows(num.matrix("R", x), Z))
-    if not dyn.m:
-        return np.zeros(X.shape[0]), dissipated
-    supplied = h * np.einsum("ij,ij->i", U, _rows(num.C, X) + _rows(num.D, U))
-    dissipated += h * (2.0 * np.einsum("ij,ij->i", Z, _rows(num.matrix("P", x), U))
-                       + np.einsum("ij,ij->i", U, _rows(num.matrix("S", x), U)))
+def _port_work(ops: LinearPoints, X: Rows, U: np.ndarray, h: float,
+               K: int) -> tuple[np.ndarray, np.ndarray]:
+    r"""Per row: :math:`h\,u^\top(Cx + Du)` and :math:`h\,(z^\top Rz + 2z^\top Pu +
+    u^\top Su)` (J) with :math:`z = Qx`, for the (combined) state rows ``X`` and the
+    inputs ``U``."""
+    dissipated = h * ops.QRQ.forms(X, X, K)
+    if not U.shape[1]:
+        return np.zeros(K), dissipated
+    u: Rows = (U, 1.0, 0.0)
+    supplied = h * np.einsum("ij,ij->i", U, ops.C.rows(X, K) + ops.D.rows(u, K))
+    dissipated += h * (2.0 * ops.QP.forms(X, u, K) + ops.S.forms(u, u, K))
     return supplied, dissipated
-
-
-def _nonzero(M: Any) -> bool:
-    return bool(M.count_nonzero() if sps.issparse(M) else np.any(M))
 
 
 def gauss_block(
@@ -121,12 +141,12 @@ def gauss_block(
     weights = h * dec.rho  # δ = Re Σ_l h ρ_l k_l
     signal: Callable[[float, np.ndarray], np.ndarray] = dyn.signal
     K, nl = times.size - 1, len(dec.real)
-    X = np.empty((K + 1, n))
+    X = _states(stepper, x, K)
     k_re = np.zeros((nl, K, n))  # real and imaginary parts of the k_l
     k_im = np.zeros((nl, K, n))
     U = np.empty((K, s, m))
-    X[0] = x
     for j in range(K):  # hot loop: one matvec, one LU solve per solved eigenvalue
+        x = X[j]
         if m:
             U[j] = [signal(times[j] + ci * h, x) for ci in c]
         d = np.zeros(n)
@@ -137,8 +157,9 @@ def gauss_block(
             else:
                 k_re[r, j], k_im[r, j] = k.real, k.imag
                 d += weights[r].real * k.real - weights[r].imag * k.imag
-        x = np.add(x, d, out=X[j + 1])
-    if m or _nonzero(num.matrix("R", x)):
+        np.add(x, d, out=X[j + 1])
+    ops = linear_points(num)
+    if m or not ops.QRQ.zero:
         # stage states X_i = x_k + h Re(C k)_i, stage-major: rows (i, k) of an (s·K) × n
         # array; the Gauss rule on them gives the work and the dissipation
         Xs = np.broadcast_to(X[None, :-1], (s, K, n)).copy()
@@ -148,12 +169,11 @@ def gauss_block(
                 Xs -= (h * dec.C.imag[:, r, None, None]) * k_im[r]
         Xs = Xs.reshape(s * K, n)
         Us = U.transpose(1, 0, 2).reshape(s * K, m)
-        supplied, dissipated = _port_work(dyn, Xs, _rows(num.Q, Xs), Us, h)
+        supplied, dissipated = _port_work(ops, (Xs, 1.0, 0.0), Us, h, s * K)
         bw = np.repeat(stepper.b, K)
         supplied = (bw * supplied).reshape(s, K).sum(axis=0)
         dissipated = (bw * dissipated).reshape(s, K).sum(axis=0)
     else:  # lossless and unforced: no work, no dissipation
         supplied = dissipated = np.zeros(K)
-    D = X[1:] - X[:-1]
-    dH = np.einsum("ij,ij->i", _rows(num.Q, X[:-1] + 0.5 * D), D)
+    dH = ops.Q.forms((X, 0.5, 0.5), (X, -1.0, 1.0), K)
     return X, np.column_stack([supplied, dissipated, dH - (supplied - dissipated)])
