@@ -24,12 +24,11 @@ import argparse
 import os
 import tempfile
 import time
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import scipy.sparse as sps
 from scipy.sparse.linalg import splu
+from simulate_matched import timed
 
 from porthamiltonian import PHS
 from porthamiltonian.simulate import simulate
@@ -68,16 +67,6 @@ def bare_loop(model: PHS, x0: np.ndarray, h: float, steps: int) -> np.ndarray:
     return x
 
 
-def cpu_time(run: Callable[[], Any], repeats: int) -> tuple[Any, float]:
-    """``run()``'s result and its best CPU time (s) over ``repeats`` runs."""
-    best, res = np.inf, None
-    for _ in range(repeats):
-        t = time.process_time()
-        res = run()
-        best = min(best, time.process_time() - t)
-    return res, best
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cells", type=int, default=1000)
@@ -99,7 +88,7 @@ def table(args: argparse.Namespace, inputs: int) -> None:
     s = np.arange(n) / n
     x0 = np.exp(-(((s - 0.3) / 0.005) ** 2))
     span = (0.0, K * h)
-    x_bare, bare = cpu_time(lambda: bare_loop(model, x0, h, K), args.repeats)
+    x_bare, bare = timed(lambda: bare_loop(model, x0, h, K), args.repeats, time.process_time)
     with tempfile.TemporaryDirectory() as tmp:
         csv = os.path.join(tmp, "run.csv")
         runs = {
@@ -112,7 +101,7 @@ def table(args: argparse.Namespace, inputs: int) -> None:
         }
         rows = []
         for name, run in runs.items():
-            res, cpu = cpu_time(run, args.repeats)
+            res, cpu = timed(run, args.repeats, time.process_time)
             assert res.nsteps == K and res.method == "midpoint", (res.nsteps, res.method)
             dev = float(np.max(np.abs(res.x[-1] - x_bare)) / np.max(np.abs(x_bare)))
             rows.append((name, cpu, dev))

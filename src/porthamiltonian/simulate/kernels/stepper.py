@@ -137,6 +137,7 @@ class CompiledStepper:
         self.counts = np.zeros(2, dtype=np.int64)  # Newton iterations, F evaluations
         self.tol, self.max_iter = base.newton_tol, base.max_newton
         kernels.warm_up(self.kind, n, m, s)
+        self.dyn.points = self.points
 
     def points(self, X: np.ndarray, U: np.ndarray) -> tuple[np.ndarray, ...]:
         """``(Y, H, stored, supplied, dissipated)`` of saved points ``X`` (K × n) with

@@ -113,6 +113,12 @@ class Recorder:
             self._resize(max(8, 2 * self.t.size, self.count + points))
 
     # -- recording ----------------------------------------------------------------
+    def _quantities(self, X: np.ndarray, U: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Outputs, energy and powers of points: by the compiled stepper when it installed
+        its ``points`` on the dynamics, else from the numeric model."""
+        fast = getattr(self.dyn, "points", None)
+        return fast(X, U) if fast is not None else point_quantities(self.dyn.num, X, U)
+
     def record(self, t: float, x: np.ndarray, interval: np.ndarray | None = None) -> None:
         """Save point ``(t, x)``; ``interval`` = (work supplied, dissipated, residual) since
         the previous saved point."""
@@ -127,8 +133,8 @@ class Recorder:
         with np.errstate(over="ignore", invalid="ignore"):  # huge states just before failure
             u = self.dyn.u(t, x)
             (self.y[k], self.H[k], self.stored[k], self.supplied[k],
-             self.dissipated[k]) = (q[0] for q in point_quantities(
-                self.dyn.num, np.reshape(x, (1, -1)), np.reshape(u, (1, -1))))
+             self.dissipated[k]) = (q[0] for q in self._quantities(
+                np.reshape(x, (1, -1)), np.reshape(u, (1, -1))))
         self.t[k], self.x[k], self.u[k] = t, x, u
         if interval is not None:
             self.set_interval(k, *interval)
@@ -148,7 +154,7 @@ class Recorder:
             if dyn.m:
                 for i in range(K):  # the input signal is a Python callable of (t, x)
                     U[i] = dyn.u(float(times[i]), X[i])
-            Y, H, stored, supplied, dissipated = point_quantities(dyn.num, X, U)
+            Y, H, stored, supplied, dissipated = self._quantities(X, U)
         if self.stream is not None:
             self.flush()  # single points recorded before go first
             block = SimulationResult(

@@ -38,6 +38,10 @@ class Dynamics:
         #: the step equations are affine in the unknowns (one LU, reused)
         self.affine = bool(self.num.linear and not signal.feedback)
         self.sparse = bool(self.num.linear and sps.issparse(self.num.A))
+        #: ``points(X, U) -> (Y, H, stored, supplied, dissipated)`` of saved points in one
+        #: call, set by a compiled stepper (:mod:`..kernels.stepper`); ``None``: the
+        #: recorder evaluates the numeric model (:mod:`..output.points`)
+        self.points: Any = None
 
     def set_time(self, t: float) -> None:
         """Put in force the structure of the modulation at time ``t`` (s); steps call it
