@@ -75,4 +75,6 @@ def njit(func: F) -> F:
     when its module is first imported."""
     if not enabled():
         return func
-    return _numba().njit(cache=True, nogil=True)(func)  # type: ignore[no-any-return]
+    # error_model="numpy": a division by zero gives inf/nan (the callers test for it) instead
+    # of a check and a Python exception at every division
+    return _numba().njit(cache=True, nogil=True, error_model="numpy")(func)  # type: ignore[no-any-return]

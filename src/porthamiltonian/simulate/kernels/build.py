@@ -71,11 +71,15 @@ class Kernels:
             return
         t0 = time.perf_counter()
         N = n * stages
+        meth = (np.zeros(1), np.ones(1), np.zeros((stages, stages)), np.zeros(stages))
         steps.block(self.fns, kind, np.zeros((1, n)), np.zeros((0, stages, m)), 1.0,
-                    self.parameters, np.zeros(1), np.ones(1), np.zeros((stages, stages)),
-                    np.zeros(stages), np.zeros((N, N)), np.zeros(N, dtype=np.int64),
+                    self.parameters, meth, np.zeros((N, N)), np.zeros(N, dtype=np.int64),
                     np.array([np.nan, 0.0, 1.0]), 1e-12, 20, np.zeros((0, 3)),
                     np.zeros(2, dtype=np.int64))
+        steps.single_step(self.fns, kind, np.zeros(n), 1.0, np.zeros((stages, m)),
+                          self.parameters, meth, np.zeros((N, N)), np.zeros(N, dtype=np.int64),
+                          np.array([np.nan, 1.0, 1.0]), 1e-12, 0, np.zeros(n), np.zeros(3),
+                          np.zeros(2, dtype=np.int64))
         z = np.zeros(0)
         steps.points(self.fns, np.zeros((0, n)), np.zeros((0, m)), self.parameters,
                      np.zeros((0, m)), z, z, z, z)

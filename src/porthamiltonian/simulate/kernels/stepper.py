@@ -128,16 +128,31 @@ class CompiledStepper:
             self.ba, self.bb, self.c = np.zeros((1, 1)), np.ones(1), np.array([0.5])
         s = self.c.size
         # Gauss–Legendre nodes of the discrete gradients (unused by the other methods)
-        self.qs = np.ascontiguousarray(getattr(base, "_s", np.zeros(1)), dtype=float)
-        self.qw = np.ascontiguousarray(getattr(base, "_w", np.zeros(1)), dtype=float)
+        qs = np.array(getattr(base, "_s", np.zeros(1)), dtype=float)
+        qw = np.array(getattr(base, "_w", np.zeros(1)), dtype=float)
+        self.meth = (qs, qw, self.ba, self.bb)
         N = n * s
         self.lu, self.piv = np.zeros((N, N)), np.zeros(N, dtype=np.int64)
         #: step size of the frozen LU (NaN: none), full-Newton solves to skip, back-off
         self.state = np.array([np.nan, 0.0, 1.0])
         self.counts = np.zeros(2, dtype=np.int64)  # Newton iterations, F evaluations
-        self.tol, self.max_iter = base.newton_tol, base.max_newton
+        self.tol, self.max_iter = float(base.newton_tol), int(base.max_newton)
+        self._entries: dict[Any, Any] = {}
         kernels.warm_up(self.kind, n, m, s)
         self.dyn.points = self.points
+
+    def _call(self, kernel: Any, *args: Any) -> Any:
+        """Call a compiled kernel through its machine-code entry point: Numba's dispatch
+        types every argument on every call, which for the model's function values costs
+        ~0.2 ms — the time of dozens of steps.  The entry point for these argument types
+        is looked up (compiled or loaded) once; the arrays passed later have the same
+        types (contiguous float64/int64 of the same dimensions) by construction."""
+        entry = self._entries.get(kernel)
+        if entry is None:
+            sig = tuple(kernel.typeof_pyval(a) for a in args)
+            kernel.compile(sig)
+            entry = self._entries[kernel] = kernel.overloads[sig].entry_point
+        return entry(*args)
 
     def points(self, X: np.ndarray, U: np.ndarray) -> tuple[np.ndarray, ...]:
         """``(Y, H, stored, supplied, dissipated)`` of saved points ``X`` (K × n) with
@@ -145,9 +160,9 @@ class CompiledStepper:
         K = X.shape[0]
         Y = np.empty((K, self.dyn.m))
         H, stored, supplied, dissipated = (np.empty(K) for _ in range(4))
-        self._steps.points(self.kernels.fns, np.ascontiguousarray(X, dtype=float),
-                           np.ascontiguousarray(U, dtype=float).reshape(K, self.dyn.m),
-                           self.kernels.parameters, Y, H, stored, supplied, dissipated)
+        self._call(self._steps.points, self.kernels.fns, np.ascontiguousarray(X, dtype=float),
+                   np.ascontiguousarray(U, dtype=float).reshape(K, self.dyn.m),
+                   self.kernels.parameters, Y, H, stored, supplied, dissipated)
         return Y, H, stored, supplied, dissipated
 
     def lti_block(self) -> Any:
@@ -170,14 +185,11 @@ class CompiledStepper:
         st = self._steps
         x = np.ascontiguousarray(x, dtype=float)
         us = self._inputs(np.array([t]), h, x)[0]
-        w = np.zeros(self.lu.shape[0])
         x_new, out = np.empty_like(x), np.zeros(3)
         before = self.counts.copy()
-        st.predict(self.kernels.fns, self.kind, x, h, us, self.kernels.parameters,
-                   self.c.size, w)
-        status = st.one_step(self.kernels.fns, self.kind, x, h, us, self.kernels.parameters,
-                             self.qs, self.qw, self.ba, self.bb, self.lu, self.piv, self.state,
-                             self.tol, self.max_iter, w, x_new, out, self.counts)
+        status = self._call(st.single_step, self.kernels.fns, self.kind, x, float(h), us,
+                            self.kernels.parameters, self.meth, self.lu, self.piv, self.state,
+                            self.tol, self.max_iter, x_new, out, self.counts)
         if status != st.OK:
             raise NewtonFailure(f"no convergence of the compiled {self.name} step")
         it, nf = (int(v) for v in self.counts - before)
@@ -199,9 +211,9 @@ class CompiledStepper:
         U = self._inputs(times[:-1], h, np.asarray(x, dtype=float))
         k = 0
         while k < K:
-            done = st.block(kern.fns, self.kind, X[k:], U[k:], h, kern.parameters, self.qs,
-                            self.qw, self.ba, self.bb, self.lu, self.piv, self.state, self.tol,
-                            self.max_iter, W[k:], self.counts)
+            done = self._call(st.block, kern.fns, self.kind, X[k:], U[k:], float(h),
+                              kern.parameters, self.meth, self.lu, self.piv, self.state,
+                              self.tol, self.max_iter, W[k:], self.counts)
             k += int(done)
             if k == K:
                 break
