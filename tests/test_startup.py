@@ -1,5 +1,5 @@
 """Start-up (docs/cli.md): ``import porthamiltonian`` and ``porthamiltonian --help`` load
-neither SymPy nor Matplotlib (nor SciPy), and the public names still resolve.
+neither SymPy nor Matplotlib (nor SciPy, nor Numba), and the public names still resolve.
 
 Facts about which modules get imported, checked in a fresh interpreter — never a timing.
 """
@@ -15,7 +15,7 @@ import pytest
 import porthamiltonian
 from porthamiltonian.cli.commands import METHOD_NAMES
 
-HEAVY = ("sympy", "matplotlib", "scipy", "numpy")
+HEAVY = ("sympy", "matplotlib", "scipy", "numpy", "numba")
 
 
 def _fresh(code: str) -> dict:
