@@ -217,6 +217,9 @@ class MechanismDAE:
         self.engine = engine or ("compiled" if jit.enabled() else "numpy")
         self._packed: tuple[np.ndarray, ...] | None = None
         self._point_memo: tuple[np.ndarray, np.ndarray, Any] | None = None
+        #: saved points' quantities in one compiled call (optional in
+        #: :mod:`porthamiltonian.compiled.protocol`); none with the NumPy engine
+        self.points = self._points if self.engine == "compiled" else None
 
     # ------------------------------------------------------------------ patterns
     def _build_patterns(self) -> None:
@@ -295,6 +298,22 @@ class MechanismDAE:
         vals = point(x, u, self.nb, self._spring.size, *self._packed, y, c)
         self._point_memo = (x.copy(), u.copy(), (vals, y, c))
         return vals, y, c
+
+    def _points(self, X: np.ndarray, U: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Outputs ``y`` (K × m), ``H``, the stored, supplied and dissipated powers and
+        ``|B(x)ᵀz(x)|∞`` (K each) at the rows of ``X`` (K × n) with inputs ``U`` (K × m):
+        :func:`.kernels.point` of each row, all in one compiled call."""
+        from .fused import pack
+        from .kernels import points
+
+        if self._packed is None:
+            self._packed = pack(self)
+        X = np.ascontiguousarray(X, dtype=float)
+        U = np.ascontiguousarray(U, dtype=float).reshape(X.shape[0], self.m)
+        Y, Q, node = np.empty((X.shape[0], self.m)), np.empty((X.shape[0], 4)), \
+            np.empty(X.shape[0])
+        points(X, U, self.nb, self._spring.size, *self._packed, Y, Q, node)
+        return Y, Q[:, 0].copy(), Q[:, 1].copy(), Q[:, 2].copy(), Q[:, 3].copy(), node
 
     def fused_midpoint(self, signal: Any, **newton: Any) -> Any:
         """The compiled midpoint step (:class:`.fused.FusedMidpoint`, same equations as

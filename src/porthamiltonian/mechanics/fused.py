@@ -8,9 +8,11 @@ loop in place of the generic
 steps), the same Newton policy (simplified Newton with the step matrix of an earlier
 step, a fresh one when that fails, full Newton after repeated failures; re-factored
 after more than :data:`~porthamiltonian.simulate.dae.midpoint.REFRESH_AFTER` iterations)
-and the same convergence tests, with the residual, the Newton matrix and the whole
-iteration in :mod:`.kernels`.  Trajectories agree with the generic path to round-off
-(``tests/mechanics/test_compiled_kernels.py``).
+and the same convergence tests, with the residual, the Newton matrix, the whole
+iteration and the step bookkeeping in :mod:`.kernels`; :meth:`FusedMidpoint.advance`
+takes a block of fixed steps in one compiled call (:mod:`porthamiltonian.simulate.dae.blocks`).
+Trajectories agree with the generic path to round-off, and the block path with the
+per-step path to the last bit (``tests/mechanics/test_compiled_kernels.py``).
 """
 
 from __future__ import annotations
@@ -21,17 +23,12 @@ import numpy as np
 import scipy.sparse as sps
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from ..simulate.dae.midpoint import REFRESH_AFTER, extrapolated_guess
+from ..simulate.dae.blocks import ACC, StepBlock
 from ..simulate.linalg.newton import NewtonFailure
 from ..simulate.method import StepInfo
 from . import kernels as K
 
 __all__ = ["FusedMidpoint", "pack"]
-
-#: most consecutive full-Newton solves after simplified Newton failed twice in a row
-#: (as :class:`~porthamiltonian.simulate.linalg.newton.SimplifiedNewton`)
-MAX_BACKOFF = 64
-
 
 def pack(dae: Any) -> tuple[np.ndarray, ...]:
     """The model data of the kernels (``bdat, rdat, rint, adat, aint``; layouts in
@@ -108,7 +105,10 @@ def _structure(dae: Any, rint: np.ndarray, aint: np.ndarray
 class FusedMidpoint:
     """The implicit midpoint step of a rigid mechanism through :mod:`.kernels`; the
     interface of :class:`~porthamiltonian.simulate.dae.midpoint.DAEMidpoint`
-    (``step(t, x, h) → (x_new, λ_mid, StepInfo, |B(x̄)ᵀz̄|∞)``)."""
+    (``step(t, x, h) → (x_new, λ_mid, StepInfo, |B(x̄)ᵀz̄|∞)``) and many steps per call
+    (:meth:`advance`, :mod:`porthamiltonian.simulate.dae.blocks`).  Both run
+    :func:`.kernels.march` on the same carried state (first-guess history, held
+    factors, Newton policy), so a run may mix them."""
 
     name = "midpoint"
 
@@ -126,55 +126,65 @@ class FusedMidpoint:
         self.Aqi = np.zeros((self.nb, 12, 12))
         self.C = np.zeros((self.nb, 12, 6))
         self.Aoq = np.zeros((self.pbody.size, 12))
-        self._key: float | None = None            # h of the factors held, None: none
-        self._skip, self._backoff = 0, 1
-        self._last: np.ndarray | None = None
-        self._hist: list[tuple[float, np.ndarray]] = []
-        self.u0 = np.zeros(dae.m)
+        size = dae.n + dae.k
+        # carried state of kernels.march: (factors held, full-Newton steps left,
+        # back-off, history length); the last three h and the held factors' h; rates
+        self.pol = np.array([0, 0, 1, 0], dtype=np.int64)
+        self.hist_h = np.zeros(4)
+        self.hist_r = np.zeros((3, size))
+        self.w, self.lam = np.zeros(size), np.zeros(dae.k)
+        self._one = (np.zeros(ACC), np.empty((1, dae.n)), np.empty((1, dae.k)),
+                     np.empty((1, ACC)))
 
-    def _newton(self, mode: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray,
-                scale: float, max_iter: int) -> tuple[int, int, int]:
-        return K.newton(mode, x, w, h, u, self.tol, max_iter, scale, self.nb, self.ns,
-                        *self.data, self.pstart, self.pbody, self.iperm, self.kl, self.ku,
-                        self.band, self.ipiv, self.Aqi, self.C, self.Aoq)
+    def _march(self, x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray,
+               acc: np.ndarray, X: np.ndarray, LAM: np.ndarray, OUT: np.ndarray
+               ) -> tuple[int, int, int]:
+        dae = self.dae
+        U = np.zeros((t.size, dae.m))
+        for j in range(t.size if dae.m else 0):  # no state feedback: u(t) only
+            U[j] = self.signal(float(t[j] + 0.5 * h[j]), x)
+        return K.march(x, t, h, save, U, self.tol, self.max_newton, self.simplified,
+                       self.nb, self.ns, *self.data, self.pstart, self.pbody, self.iperm,
+                       self.kl, self.ku, self.band, self.ipiv, self.Aqi, self.C, self.Aoq,
+                       self.pol, self.hist_h, self.hist_r, acc, X, LAM, OUT, self.w,
+                       self.lam)
 
-    def _solve(self, x: np.ndarray, w0: np.ndarray, h: float, u: np.ndarray, scale: float
-               ) -> tuple[np.ndarray, int, int]:
-        """Newton with the policy of
-        :class:`~porthamiltonian.simulate.linalg.newton.SimplifiedNewton`."""
-        if self.simplified and self._skip == 0:
-            mode = 0 if self._key == h else 1
-            for attempt in range(2):
-                w = w0.copy()
-                st, it, nfev = self._newton(mode, x, w, h, u, scale, 8)
-                if st == K.OK:
-                    self._key = None if it > REFRESH_AFTER else h
-                    self._backoff = 1
-                    return w, it, nfev + attempt
-                self._key, mode = None, 1
-            self._skip, self._backoff = self._backoff, min(2 * self._backoff, MAX_BACKOFF)
-        elif self._skip > 0:
-            self._skip -= 1
-        w = w0.copy()
-        self._key = None  # full Newton overwrites the factors
-        st, it, nfev = self._newton(2, x, w, h, u, scale, self.max_newton)
-        if st != K.OK:
-            raise NewtonFailure("singular step Jacobian" if st == K.SINGULAR else
-                                f"no convergence in {it} Newton iterations")
-        return w, it, nfev
+    @staticmethod
+    def _newton_error(status: int, iterations: int) -> str:
+        return ("singular step Jacobian" if status == K.SINGULAR else
+                f"no convergence in {iterations} Newton iterations")
 
     def step(self, t: float, x: np.ndarray, h: float
              ) -> tuple[np.ndarray, np.ndarray, StepInfo, float]:
+        x1 = np.array(x, dtype=float)
+        acc, X, LAM, OUT = self._one
+        acc[:] = 0.0
+        _, status, iterations = self._march(x1, np.array([t], dtype=float),
+                                            np.array([h], dtype=float), np.ones(1, bool),
+                                            acc, X, LAM, OUT)
+        if status == K.NONFINITE:  # the loop reports it
+            nan = float("nan")
+            return x1 + self.w[:self.dae.n], self.lam.copy(), StepInfo(nan, nan, nan, 0, 0), nan
+        if status != K.OK:
+            raise NewtonFailure(self._newton_error(status, iterations))
+        o = OUT[0]
+        return (x1, LAM[0].copy(), StepInfo(float(o[0]), float(o[1]), float(o[2]), int(o[3]),
+                                            int(o[4])), float(o[5]))
+
+    def advance(self, t: np.ndarray, h: np.ndarray, save: np.ndarray, x: np.ndarray,
+                acc: np.ndarray) -> StepBlock:
+        """The steps ``h[j]`` from times ``t[j]`` (one compiled call), saving after the
+        steps with ``save[j]``; ``acc`` as in :mod:`porthamiltonian.simulate.dae.blocks`."""
         dae = self.dae
-        n = dae.n
-        x = np.asarray(x, dtype=float)
-        u = np.asarray(self.signal(t + 0.5 * h, x), dtype=float) if dae.m else self.u0
-        w0 = extrapolated_guess(self._hist, self._last, h, n + dae.k)
-        scale = float(np.max(np.abs(x), initial=0.0))
-        w, iters, nfev = self._solve(x, w0, h, u, scale)
-        self._last = w / h
-        self._hist = [*self._hist[-2:], (h, self._last)]
-        F = np.empty(n + dae.k)
-        sup, dis, dH, res = K.step_outputs(x, w, h, u, self.nb, self.ns, *self.data, F)
-        info = StepInfo(h * sup, h * dis, dH, iters, nfev)
-        return x + w[:n], w[n:] / h, info, res
+        x1 = np.array(x, dtype=float)
+        rows = int(np.count_nonzero(save))
+        X, LAM, OUT = np.empty((rows, dae.n)), np.empty((rows, dae.k)), np.empty((rows, ACC))
+        done, status, iterations = self._march(x1, np.asarray(t, dtype=float),
+                                               np.asarray(h, dtype=float),
+                                               np.asarray(save, dtype=bool), acc, X, LAM, OUT)
+        kept = int(np.count_nonzero(save[:done]))
+        return StepBlock(
+            done, x1, self.lam.copy(), X[:kept], LAM[:kept], OUT[:kept],
+            newton_error=(self._newton_error(status, iterations)
+                          if status in (K.FAILED, K.SINGULAR) else None),
+            nonfinite=status == K.NONFINITE)

@@ -58,12 +58,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import njit
+from ..simulate.dae.midpoint import REFRESH_AFTER
+from ..simulate.linalg.newton import SimplifiedNewton
 
-__all__ = ["residual", "newton", "factor", "energy", "ports", "point", "step_outputs",
-           "reduced_dense", "OK", "FAILED", "SINGULAR"]
+__all__ = ["residual", "newton", "factor", "energy", "ports", "point", "points",
+           "step_outputs", "march", "reduced_dense", "OK", "FAILED", "SINGULAR", "NONFINITE"]
 
-#: status codes of :func:`newton`
-OK, FAILED, SINGULAR = 0, 1, 2
+#: status codes of :func:`newton` and :func:`march` (NONFINITE: Newton converged to a
+#: state or multiplier that is not finite)
+OK, FAILED, SINGULAR, NONFINITE = 0, 1, 2, 3
+#: most consecutive full-Newton solves after simplified Newton failed twice in a row
+#: (as :class:`~porthamiltonian.simulate.linalg.newton.SimplifiedNewton`)
+MAX_BACKOFF = SimplifiedNewton.MAX_BACKOFF
+#: iterations a simplified-Newton attempt may take before it counts as failed
+SIMPLIFIED_ITER = 8
 _EPS = float(np.finfo(float).eps)
 
 
@@ -814,6 +822,160 @@ def newton(mode: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, tol
             return FAILED, it, nfev
         prev = size
     return FAILED, max_iter, nfev
+
+
+# ---------------------------------------------------------------- many steps per call
+@njit
+def _guess(hist_h: np.ndarray, hist_r: np.ndarray, nh: int, h: float, w0: np.ndarray
+           ) -> None:
+    """Newton's first guess into ``w0``, as
+    :func:`porthamiltonian.simulate.dae.midpoint.extrapolated_guess`: the rates ``(δ,
+    μ)/h`` of the last ``nh ≤ 3`` steps (``hist_r``, oldest first, their ``h`` in
+    ``hist_h``) extrapolated quadratically when all three had this ``h``, the last two
+    linearly, else the last rate (zero without one)."""
+    if nh == 3 and hist_h[0] == h and hist_h[1] == h and hist_h[2] == h:
+        for i in range(w0.size):
+            w0[i] = h * (3.0 * hist_r[2, i] - 3.0 * hist_r[1, i] + hist_r[0, i])
+    elif nh >= 2 and hist_h[nh - 2] == h and hist_h[nh - 1] == h:
+        for i in range(w0.size):
+            w0[i] = h * (2.0 * hist_r[nh - 1, i] - hist_r[nh - 2, i])
+    elif nh >= 1:
+        for i in range(w0.size):
+            w0[i] = h * hist_r[nh - 1, i]
+    else:
+        w0[:] = 0.0
+
+
+@njit
+def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.ndarray,
+          tol: float, max_newton: int, simplified: bool, nb: int, ns: int, bdat: np.ndarray,
+          rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray, aint: np.ndarray,
+          pstart: np.ndarray, pbody: np.ndarray, iperm: np.ndarray, kl: int, ku: int,
+          band: np.ndarray, ipiv: np.ndarray, Aqi: np.ndarray, C: np.ndarray,
+          Aoq: np.ndarray, pol: np.ndarray, hist_h: np.ndarray, hist_r: np.ndarray,
+          acc: np.ndarray, X: np.ndarray, LAM: np.ndarray, OUT: np.ndarray, w: np.ndarray,
+          lam: np.ndarray) -> tuple[int, int, int]:
+    r"""Midpoint steps ``j = 0, 1, …`` of lengths ``h[j]`` from ``x`` (updated in place),
+    with the inputs ``U[j] = u(t_j + h_j/2)``: per step the extrapolated first guess
+    (:func:`_guess`), Newton with the policy of
+    :class:`~porthamiltonian.simulate.linalg.newton.SimplifiedNewton` (the factors of an
+    earlier step while they serve, refreshed after more than ``REFRESH_AFTER``
+    iterations; a fresh matrix when that fails; after two failures full Newton for
+    ``1, 2, 4, … ≤ MAX_BACKOFF`` steps), and the step's reports (:func:`step_outputs`).
+
+    State carried between calls: ``pol`` = (factors held: 0/1, steps of full Newton
+    left, back-off, steps in the history), ``hist_h`` = the last three step lengths
+    (oldest first) and the ``h`` of the held factors (``band`` … ``Aoq``), ``hist_r``
+    their rates ``(δ, μ)/h``.
+    ``acc`` (6) sums since the last saved point: work supplied ``h uᵀȳ`` and dissipated
+    (J), ``ΔH`` (J), Newton iterations, residual evaluations, and holds the largest
+    ``|B(x̄)ᵀz̄|∞``; at a step with ``save[j]`` the state, ``λ = μ/h`` and ``acc`` go to
+    the next rows of ``X``, ``LAM``, ``OUT`` and ``acc`` restarts.  ``w``: the last
+    step's ``(δ, μ)``; ``lam``: its ``μ/h``.
+
+    Returns ``(steps done, status, iterations)``: status :data:`OK` after all steps, else
+    that of the step ``done`` (not taken; ``x`` is the state before it):
+    :data:`FAILED`/:data:`SINGULAR` from Newton (its iterations given; the policy state
+    records the failure as the per-step path does) or :data:`NONFINITE` (``w`` and
+    ``lam`` hold that step's values)."""
+    n = x.size
+    size = w.size
+    k = size - n
+    w0 = np.empty(size)
+    F = np.empty(size)
+    row = 0
+    for j in range(t.size):
+        hj = h[j]
+        u = U[j]
+        _guess(hist_h, hist_r, pol[3], hj, w0)
+        scale = _maxabs(x)
+        # -------- Newton with the simplified-Newton policy
+        st, it, nfev = OK, 0, 0
+        done = False
+        if simplified and pol[1] == 0:
+            mode = 0 if pol[0] == 1 and hist_h[3] == hj else 1
+            for attempt in range(2):
+                w[:] = w0
+                st, it, nfev = newton(mode, x, w, hj, u, tol, SIMPLIFIED_ITER, scale, nb, ns,
+                                      bdat, rdat, rint, adat, aint, pstart, pbody, iperm, kl,
+                                      ku, band, ipiv, Aqi, C, Aoq)
+                if st == OK:
+                    if it > REFRESH_AFTER:
+                        pol[0] = 0
+                    else:
+                        pol[0] = 1
+                        hist_h[3] = hj
+                    pol[2] = 1
+                    nfev += attempt
+                    done = True
+                    break
+                pol[0], mode = 0, 1
+            if not done:
+                pol[1], pol[2] = pol[2], min(2 * pol[2], MAX_BACKOFF)
+        elif pol[1] > 0:
+            pol[1] -= 1
+        if not done:
+            w[:] = w0
+            pol[0] = 0  # full Newton overwrites the factors
+            st, it, nfev = newton(2, x, w, hj, u, tol, max_newton, scale, nb, ns, bdat, rdat,
+                                  rint, adat, aint, pstart, pbody, iperm, kl, ku, band, ipiv,
+                                  Aqi, C, Aoq)
+            if st != OK:
+                return j, st, it
+        # -------- history of rates, reports, the new state
+        if pol[3] == 3:
+            hist_h[0], hist_h[1] = hist_h[1], hist_h[2]
+            hist_r[0, :] = hist_r[1]
+            hist_r[1, :] = hist_r[2]
+        else:
+            pol[3] += 1
+        last = pol[3] - 1
+        hist_h[last] = hj
+        for i in range(size):
+            hist_r[last, i] = w[i] / hj
+        sup, dis, dH, res = step_outputs(x, w, hj, u, nb, ns, bdat, rdat, rint, adat, aint,
+                                         F)
+        finite = True
+        for i in range(k):
+            lam[i] = w[n + i] / hj
+            finite &= np.isfinite(lam[i])
+        for i in range(n):
+            finite &= np.isfinite(x[i] + w[i])
+        if not finite:
+            return j, NONFINITE, it
+        for i in range(n):
+            x[i] += w[i]
+        acc[0] += hj * sup
+        acc[1] += hj * dis
+        acc[2] += dH
+        acc[3] += it
+        acc[4] += nfev
+        if res > acc[5]:
+            acc[5] = res
+        if save[j]:
+            X[row, :] = x
+            LAM[row, :] = lam
+            OUT[row, :] = acc
+            acc[:] = 0.0
+            row += 1
+    return t.size, OK, 0
+
+
+@njit
+def points(X: np.ndarray, U: np.ndarray, nb: int, ns: int, bdat: np.ndarray,
+           rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray, aint: np.ndarray,
+           Y: np.ndarray, Q: np.ndarray, node: np.ndarray) -> None:
+    """:func:`point` at the rows of ``X`` and ``U``: outputs into ``Y``, ``(H, stored,
+    supplied, dissipated)`` into the rows of ``Q``, ``|B(x)ᵀz(x)|∞`` into ``node``."""
+    c = np.empty(rdat.shape[0])
+    for i in range(X.shape[0]):
+        Q[i, 0], Q[i, 1], Q[i, 2], Q[i, 3] = point(X[i], U[i], nb, ns, bdat, rdat, rint,
+                                                   adat, aint, Y[i], c)
+        node[i] = 0.0
+        for r in range(c.size):
+            a = abs(c[r])
+            if not a <= node[i]:
+                node[i] = a
 
 
 def reduced_dense(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: int,

@@ -33,6 +33,7 @@ from ..options import MAX_HALVINGS
 from ..output.dae_result import DAEResult
 from ..output.recorder import Recorder
 from ..problem.inputs import InputSignal
+from .blocks import ACC
 from .initialize import check_constraints, consistent_point
 from .midpoint import DAEMidpoint
 
@@ -41,15 +42,24 @@ __all__ = ["prepare_dae", "run_dae", "DAERun"]
 
 
 class _View:
-    """What :class:`~..output.recorder.Recorder` reads from a run (``n``, ``m``,
-    ``u(t, x)``, ``num``)."""
+    r"""What :class:`~..output.recorder.Recorder` reads from a run (``n``, ``m``,
+    ``u(t, x)``, ``num``, and ``points(X, U)`` when the model computes its saved points'
+    quantities together: then the constraint values :math:`|B(x)^\top z(x)|_\infty` of
+    the same points are kept in ``node`` for the series)."""
 
     def __init__(self, model: Any, signal: InputSignal) -> None:
         self.num, self.signal = model, signal
         self.n, self.m = model.n, model.m
+        self.node: np.ndarray | None = None
+        if getattr(model, "points", None) is not None:
+            self.points = self._points
 
     def u(self, t: float, x: np.ndarray) -> np.ndarray:
         return self.signal(t, x)
+
+    def _points(self, X: np.ndarray, U: np.ndarray) -> tuple[np.ndarray, ...]:
+        Y, H, stored, supplied, dissipated, self.node = self.num.points(X, U)
+        return Y, H, stored, supplied, dissipated
 
 
 @dataclass
@@ -125,17 +135,35 @@ class _Series:
         self.node = np.zeros(size)
         self.count = 0
 
-    def add(self, x: np.ndarray, lam: np.ndarray, residual: float) -> None:
-        if self.count >= self.residual.size:  # a failure point beyond the plan
-            self.lam = np.vstack([self.lam, np.zeros((1, self.model.k))])
-            self.residual, self.node = np.append(self.residual, 0.0), np.append(self.node, 0.0)
-        k = self.count
-        self.lam[k], self.residual[k] = lam, residual
+    def _room(self, rows: int) -> None:
+        extra = self.count + rows - self.residual.size
+        if extra > 0:  # a failure point beyond the plan
+            self.lam = np.vstack([self.lam, np.zeros((extra, self.model.k))])
+            self.residual = np.append(self.residual, np.zeros(extra))
+            self.node = np.append(self.node, np.zeros(extra))
+
+    def _node(self, x: np.ndarray) -> float:
         # a model's own B(x)ᵀz(x) when it has one (compiled mechanisms: one call)
         constraint = getattr(self.model, "constraint", None)
         c = constraint(x) if constraint is not None else self.model.c(x, self.model.z(x))
-        self.node[k] = float(np.max(np.abs(c), initial=0.0))
+        return float(np.max(np.abs(c), initial=0.0))
+
+    def add(self, x: np.ndarray, lam: np.ndarray, residual: float) -> None:
+        self._room(1)
+        k = self.count
+        self.lam[k], self.residual[k], self.node[k] = lam, residual, self._node(x)
         self.count += 1
+
+    def add_block(self, X: np.ndarray, LAM: np.ndarray, residual: np.ndarray,
+                  node: np.ndarray | None) -> None:
+        r"""Saved points ``X`` with their multipliers and residuals; ``node``: their
+        :math:`|B(x)^\top z(x)|_\infty` if known (else computed here)."""
+        K = X.shape[0]
+        self._room(K)
+        c = slice(self.count, self.count + K)
+        self.lam[c], self.residual[c] = LAM, residual
+        self.node[c] = node if node is not None else [self._node(x) for x in X]
+        self.count += K
 
     def result(self, rec: Recorder, **kw: Any) -> DAEResult:
         c = self.count
@@ -144,60 +172,133 @@ class _Series:
             constraint_residual=self.residual[:c].copy(), node_constraint=self.node[:c].copy())
 
 
-def _advance(stepper: DAEMidpoint, t: float, x: np.ndarray, h: float, h_min: float
+def _advance(stepper: DAEMidpoint, t: float, x: np.ndarray, h: float, h_min: float,
+             failed: str | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """One step (halved while Newton fails): ``(x, λ_mid, [W_s, W_d, ΔH, iters], res)``."""
-    try:
-        x1, lam, info, res = stepper.step(t, x, h)
-        return x1, lam, np.array([info.supplied, info.dissipated, info.delta_H,
-                                  info.newton_iterations]), res
-    except (NewtonFailure, np.linalg.LinAlgError) as err:
-        if 0.5 * h < h_min * (1 - 1e-12):
-            raise NewtonFailure(str(err)) from None
+    """One step (halved while Newton fails): ``(x, λ_mid, [W_s, W_d, ΔH, iters], res)``.
+    ``failed``: the step of length ``h`` was already tried and Newton failed so (a block
+    stopped there); it is halved at once."""
+    if failed is None:
+        try:
+            x1, lam, info, res = stepper.step(t, x, h)
+            return x1, lam, np.array([info.supplied, info.dissipated, info.delta_H,
+                                      info.newton_iterations]), res
+        except (NewtonFailure, np.linalg.LinAlgError) as err:
+            failed = str(err)
+    if 0.5 * h < h_min * (1 - 1e-12):
+        raise NewtonFailure(failed) from None
     xa, _, a, ra = _advance(stepper, t, x, 0.5 * h, h_min)
     xb, lam, b, rb = _advance(stepper, t + 0.5 * h, xa, 0.5 * h, h_min)
     return xb, lam, a + b, max(ra, rb)
+
+
+#: most state and multiplier values a block of steps keeps for its saved points
+BLOCK_FLOATS = 1 << 18
+#: most steps of one block
+BLOCK_STEPS = 4096
+
+
+@dataclass
+class _March:
+    """The moving part of a run: state, multipliers of the last step, the
+    :data:`~.blocks.ACC` sums since the last saved point, Newton iterations of the
+    intervals already saved."""
+
+    x: np.ndarray
+    lam: np.ndarray
+    acc: np.ndarray
+    saved_iterations: int = 0
+
+    @property
+    def iterations(self) -> int:
+        return self.saved_iterations + int(self.acc[3])
 
 
 def _run_steps(stepper: DAEMidpoint, model: Any, signal: InputSignal,
                rec: Recorder, series: _Series, grid: np.ndarray, steps: np.ndarray,
                save: np.ndarray,
                x: np.ndarray, lam: np.ndarray, h_min: float, progress: Any) -> DAEResult:
+    """The steps of the grid: in blocks when the stepper can (``advance``, a model
+    without algebraic states), else one by one; a block stops at a step whose Newton
+    iteration fails, which is then halved as a single step."""
     rec.allocate(series.residual.size)
     rec.record(grid[0], x)
     series.add(x, lam, float(np.max(np.abs(model.c(x, model.z(x))), initial=0.0)))
-    acc = np.zeros(4)  # work supplied, dissipated, ΔH, Newton iterations since last save
-    worst = 0.0
-    iters = 0
+    run = _March(x, lam, np.zeros(ACC))
     algebraic = model.algebraic.shape[1] > 0
-    for k in range(grid.size - 1):
-        t, h = grid[k], float(steps[k])
-        try:
-            with np.errstate(all="ignore"):
-                x_new, lam, work, res = _advance(stepper, t, x, h, h_min)
-        except NewtonFailure as err:
-            raise _failure(rec, series, t, x, lam, iters, "Newton did not converge at "
-                           f"t = {t:.6g} s even with the step reduced to {h_min:.3g} s "
-                           f"({err}); try a smaller dt or method='ida'") from None
-        if not np.all(np.isfinite(x_new)) or not np.all(np.isfinite(lam)):
-            raise _failure(rec, series, t, x, lam, iters, "the state or a multiplier became "
-                           f"NaN/Inf in the step from t = {t:.6g} s; the step may be too "
-                           "large or the constraint singular there")
-        x = x_new
-        acc += work
-        worst = max(worst, res)
-        iters += int(work[3])
-        if save[k + 1]:
-            x_out = consistent_point(model, grid[k + 1], x, signal, lam)[0] if algebraic else x
-            rec.record(grid[k + 1], x_out, np.array([acc[0], acc[1],
-                                                      acc[2] - (acc[0] - acc[1])]))
-            series.add(x_out, lam, worst)
-            x = x_out
-            acc[:] = 0.0
-            worst = 0.0
+    advance = None if algebraic else getattr(stepper, "advance", None)
+    per_block = max(1, min(BLOCK_STEPS, BLOCK_FLOATS // max(1, model.n + model.k)))
+    k, nsteps = 0, grid.size - 1
+    while k < nsteps:
+        failed = None
+        if advance is not None:
+            k, failed = _block(advance, rec, series, grid, steps, save, k,
+                               min(nsteps, k + per_block), run)
+            if progress is not None:
+                progress(grid[k])
+            if failed is None:
+                continue
+        _single(stepper, model, signal, rec, series, grid, steps, save, k, run, h_min, failed)
+        k += 1
         if progress is not None:
-            progress(grid[k + 1])
-    return series.result(rec, nsteps=grid.size - 1, newton_iterations=iters)
+            progress(grid[k])
+    return series.result(rec, nsteps=grid.size - 1, newton_iterations=run.iterations)
+
+
+def _block(advance: Any, rec: Recorder, series: _Series, grid: np.ndarray,
+           steps: np.ndarray, save: np.ndarray, k: int, end: int, run: _March
+           ) -> tuple[int, str | None]:
+    """Steps ``k … end − 1`` in one call of the stepper's ``advance``; their saved points
+    recorded together.  Returns the next step and, if Newton failed there, its error."""
+    blk = advance(grid[k:end], steps[k:end], save[k + 1:end + 1], run.x, run.acc)
+    if blk.X.shape[0]:
+        idx = k + 1 + np.flatnonzero(save[k + 1:k + 1 + blk.done])
+        O = blk.OUT
+        rec.dyn.node = None  # set by the view's points() if the model computes them
+        rec.record_block(grid[idx], blk.X, np.column_stack([O[:, 0], O[:, 1],
+                                                            O[:, 2] - (O[:, 0] - O[:, 1])]))
+        series.add_block(blk.X, blk.LAM, O[:, 5], getattr(rec.dyn, "node", None))
+        run.saved_iterations += int(O[:, 3].sum())
+    if blk.done:
+        run.x, run.lam = blk.x, blk.lam
+    k += blk.done
+    if blk.nonfinite:
+        raise _failure(rec, series, grid[k], run.x, blk.lam, run.iterations,
+                       _nonfinite(grid[k]))
+    return k, blk.newton_error
+
+
+def _nonfinite(t: float) -> str:
+    return (f"the state or a multiplier became NaN/Inf in the step from t = {t:.6g} s; the "
+            "step may be too large or the constraint singular there")
+
+
+def _single(stepper: DAEMidpoint, model: Any, signal: InputSignal, rec: Recorder,
+            series: _Series, grid: np.ndarray, steps: np.ndarray, save: np.ndarray,
+            k: int, run: _March, h_min: float, failed: str | None) -> None:
+    """Step ``k`` on its own (halved while Newton fails), its saved point recorded."""
+    t, h = grid[k], float(steps[k])
+    try:
+        with np.errstate(all="ignore"):
+            x_new, lam, work, res = _advance(stepper, t, run.x, h, h_min, failed)
+    except NewtonFailure as err:
+        raise _failure(rec, series, t, run.x, run.lam, run.iterations,
+                       f"Newton did not converge at t = {t:.6g} s even with the step reduced "
+                       f"to {h_min:.3g} s ({err}); try a smaller dt or method='ida'") from None
+    if not np.all(np.isfinite(x_new)) or not np.all(np.isfinite(lam)):
+        raise _failure(rec, series, t, run.x, lam, run.iterations, _nonfinite(t))
+    acc = run.acc
+    acc[:4] += work
+    acc[5] = max(acc[5], res)
+    run.x, run.lam = x_new, lam
+    if save[k + 1]:
+        x_out = (consistent_point(model, grid[k + 1], x_new, signal, lam)[0]
+                 if model.algebraic.shape[1] > 0 else x_new)
+        rec.record(grid[k + 1], x_out, np.array([acc[0], acc[1], acc[2] - (acc[0] - acc[1])]))
+        series.add(x_out, lam, float(acc[5]))
+        run.x = x_out
+        run.saved_iterations += int(acc[3])
+        acc[:] = 0.0
 
 
 def _failure(rec: Recorder, series: _Series, t: float, x: np.ndarray, lam: np.ndarray,
