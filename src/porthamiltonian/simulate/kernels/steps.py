@@ -118,23 +118,21 @@ def combine(x: np.ndarray, c: float, d: np.ndarray, out: np.ndarray) -> np.ndarr
 
 @njit
 def workspace(n: int, m: int, N: int) -> tuple:
-    """Scratch arrays of a step: vectors ``V`` (rows of n), matrices ``M`` (n × n),
-    ``G`` (n × m) and the five port matrices, vectors ``VN`` of the unknowns (size N).
-    Rows 0–4 of V belong to the discrete gradients, 5–7 to the residual/step matrix/
-    bookkeeping, 8–9 to the predictor; M[0] to the field, M[1–4] to the step matrix."""
-    return (np.empty((10, n)), np.empty((5, n, n)), np.empty((n, m)),
-            (np.empty((n, m)), np.empty((m, m)), np.empty((n, n)), np.empty((n, m)),
-             np.empty((m, m))),
-            np.empty((2, N)))
+    """Scratch arrays of a step, passed down as four arrays (a tuple argument costs a
+    reference count per member at every call): vectors ``V`` (rows of n), matrices ``M``
+    (n × n), ``G`` (n × m), vectors ``VN`` of the unknowns (size N).  Rows 0–4 of V
+    belong to the discrete gradients, 5–7 to the residual/step matrix/bookkeeping, 8–9
+    to the predictor; M[0] to the field, M[1–4] to the step matrix."""
+    return np.empty((10, n)), np.empty((5, n, n)), np.empty((n, m)), np.empty((2, N))
 
 
 # -- the model's vector field ----------------------------------------------------------------
 @njit
 def field(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.ndarray,
-          out: np.ndarray, ws: tuple) -> None:
+          out: np.ndarray, V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> None:
     """out = (J − R)(x) z + (G − P)(x) u for a given effort z."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
-    a, g = ws[1][0], ws[2]
+    a, g = M[0], G
     jr(x, p, a)
     out[:] = 0.0
     matvec_add(a, z, out)
@@ -145,11 +143,12 @@ def field(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.ndarray
 
 @njit
 def port_powers(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.ndarray,
-                ws: tuple) -> tuple:
+                V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> tuple:
     """(uᵀy, d) in W with y = (G+P)ᵀz + (M+S)u and d = zᵀRz + 2zᵀPu + uᵀSu, matrices at x."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
     n, m = x.size, u.size
-    gpp, ms, rr, pp, ss = ws[3]
+    gpp, ms, rr = np.empty((n, m)), np.empty((m, m)), np.empty((n, n))
+    pp, ss = np.empty((n, m)), np.empty((m, m))
     ports(x, p, gpp, ms, rr, pp, ss)
     d = 0.0
     for i in range(n):
@@ -175,11 +174,10 @@ def port_powers(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.n
 @njit
 def gonzalez(fns: tuple, x: np.ndarray, d: np.ndarray, p: np.ndarray, qs: np.ndarray,
              qw: np.ndarray, z: np.ndarray, dz: np.ndarray, derivative: bool,
-             ws: tuple) -> None:
+             V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> None:
     r"""Gonzalez's discrete gradient z at (x, x + d) and (if asked) ∂z/∂d in dz; the
     energy difference is the quadrature of gradient differences (no cancellation)."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
-    V = ws[0]
     n = x.size
     xm, g, gs, xs, de = V[0], V[1], V[2], V[3], V[4]
     grad(combine(x, 0.5, d, xm), p, g)
@@ -223,13 +221,13 @@ def gonzalez(fns: tuple, x: np.ndarray, d: np.ndarray, p: np.ndarray, qs: np.nda
 @njit
 def average_vector_field(fns: tuple, x: np.ndarray, d: np.ndarray, p: np.ndarray,
                          qs: np.ndarray, qw: np.ndarray, z: np.ndarray, dz: np.ndarray,
-                         derivative: bool, ws: tuple) -> None:
+                         derivative: bool, V: np.ndarray, M: np.ndarray, G: np.ndarray,
+                         VN: np.ndarray) -> None:
     r"""AVF discrete gradient :math:`\int_0^1\nabla H(x + s d)ds` and its derivative
     :math:`\int_0^1 s\nabla^2H(x + sd)ds` by Gauss–Legendre quadrature."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
-    V = ws[0]
     n = x.size
-    gs, xs, hs = V[2], V[3], ws[1][0]
+    gs, xs, hs = V[2], V[3], M[0]
     z[:] = 0.0
     if derivative:
         dz[:, :] = 0.0
@@ -248,15 +246,16 @@ def average_vector_field(fns: tuple, x: np.ndarray, d: np.ndarray, p: np.ndarray
 
 @njit
 def effort(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, p: np.ndarray,
-           qs: np.ndarray, qw: np.ndarray, z: np.ndarray, ws: tuple) -> None:
+           qs: np.ndarray, qw: np.ndarray, z: np.ndarray, V: np.ndarray, M: np.ndarray,
+           G: np.ndarray, VN: np.ndarray) -> None:
     """The effort of a midpoint-type step: ∇H(x̄) (midpoint) or the discrete gradient."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
     if kind == MIDPOINT:
-        grad(ws[0][5], p, z)
+        grad(V[5], p, z)
     elif kind == GONZALEZ:
-        gonzalez(fns, x, w, p, qs, qw, z, ws[1][4], False, ws)
+        gonzalez(fns, x, w, p, qs, qw, z, M[4], False, V, M, G, VN)
     else:
-        average_vector_field(fns, x, w, p, qs, qw, z, ws[1][4], False, ws)
+        average_vector_field(fns, x, w, p, qs, qw, z, M[4], False, V, M, G, VN)
 
 
 @njit
@@ -275,24 +274,24 @@ def stage_state(x: np.ndarray, w: np.ndarray, h: float, ba: np.ndarray, i: int,
 # -- step equations ----------------------------------------------------------------------------
 @njit
 def residual(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float, us: np.ndarray,
-             p: np.ndarray, meth: tuple, r: np.ndarray, ws: tuple) -> None:
+             p: np.ndarray, meth: tuple, r: np.ndarray, V: np.ndarray, M: np.ndarray,
+             G: np.ndarray, VN: np.ndarray) -> None:
     """r = F(w) of the method ``kind`` (w: increment δ, or stacked stage derivatives)."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
     qs, qw, ba, bb = meth
-    V = ws[0]
     n = x.size
     xi, z, f = V[5], V[6], V[7]
     if kind == GAUSS:
         for i in range(us.shape[0]):
             stage_state(x, w, h, ba, i, xi)
             grad(xi, p, z)
-            field(fns, xi, z, us[i], p, f, ws)
+            field(fns, xi, z, us[i], p, f, V, M, G, VN)
             for k in range(n):
                 r[i * n + k] = w[i * n + k] - f[k]
         return
     combine(x, 0.5, w, xi)
-    effort(fns, kind, x, w, p, qs, qw, z, ws)
-    field(fns, xi, z, us[0], p, f, ws)
+    effort(fns, kind, x, w, p, qs, qw, z, V, M, G, VN)
+    field(fns, xi, z, us[0], p, f, V, M, G, VN)
     for k in range(n):
         r[k] = w[k] - h * f[k]
 
@@ -300,13 +299,12 @@ def residual(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float, us: 
 @njit
 def step_matrix(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
                 us: np.ndarray, p: np.ndarray, meth: tuple, a: np.ndarray,
-                ws: tuple) -> None:
+                V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> None:
     r"""a = F'(w): :math:`I - \tfrac h2\partial_x f(\bar x)` (midpoint),
     :math:`I - h[\tfrac12(\partial_x f - (J-R)\nabla^2H) + (J-R)D_z]` (discrete gradients),
     :math:`I - h\,\mathrm{blockdiag}(\partial_x f(X_i))(A\otimes I)` (Gauss)."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
     qs, qw, ba, bb = meth
-    V, M = ws[0], ws[1]
     n = x.size
     xi, z = V[5], V[6]
     ji, struct, hm, dz = M[1], M[2], M[3], M[4]
@@ -332,9 +330,9 @@ def step_matrix(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
         jr(xi, p, struct)
         hess(xi, p, hm)
         if kind == GONZALEZ:
-            gonzalez(fns, x, w, p, qs, qw, z, dz, True, ws)
+            gonzalez(fns, x, w, p, qs, qw, z, dz, True, V, M, G, VN)
         else:
-            average_vector_field(fns, x, w, p, qs, qw, z, dz, True, ws)
+            average_vector_field(fns, x, w, p, qs, qw, z, dz, True, V, M, G, VN)
         for i in range(n):
             for j in range(n):
                 s1, s2 = 0.0, 0.0
@@ -350,22 +348,23 @@ def step_matrix(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
 @njit
 def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float, us: np.ndarray,
            p: np.ndarray, meth: tuple, lu: np.ndarray, piv: np.ndarray, frozen: bool,
-           tol: float, max_iter: int, counts: np.ndarray, ws: tuple) -> bool:
+           tol: float, max_iter: int, counts: np.ndarray, V: np.ndarray, M: np.ndarray,
+           G: np.ndarray, VN: np.ndarray) -> bool:
     """Newton on F(w) = 0 in place (the test of :mod:`..linalg.newton`): with the frozen
     factors ``lu`` (simplified: to the round-off floor, then a residual check) or with a
     fresh step matrix per iteration (written into ``lu``).  counts += (iterations, F
     evaluations).  Returns whether it converged."""
     N = w.size
     scale = max_abs(x)
-    r = ws[4][0]
+    r = VN[0]
     prev = np.inf
     for k in range(1, max_iter + 1):
-        residual(fns, kind, x, w, h, us, p, meth, r, ws)
+        residual(fns, kind, x, w, h, us, p, meth, r, V, M, G, VN)
         counts[1] += 1
         if not math.isfinite(max_abs(r)):
             return False
         if not frozen:
-            step_matrix(fns, kind, x, w, h, us, p, meth, lu, ws)
+            step_matrix(fns, kind, x, w, h, us, p, meth, lu, V, M, G, VN)
             if not lu_factor(lu, piv):
                 return False
         lu_solve(lu, piv, r)
@@ -378,7 +377,7 @@ def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float, us: np
             return False
         if frozen:
             if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
-                residual(fns, kind, x, w, h, us, p, meth, r, ws)
+                residual(fns, kind, x, w, h, us, p, meth, r, V, M, G, VN)
                 counts[1] += 1
                 if max_abs(r) <= tol * (0.1 * max_abs(w) + 1e-3 * bound):
                     return True
@@ -394,45 +393,46 @@ def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float, us: np
 def solve_step(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
                us: np.ndarray, p: np.ndarray, meth: tuple, lu: np.ndarray, piv: np.ndarray,
                state: np.ndarray, tol: float, max_iter: int, counts: np.ndarray,
-               ws: tuple) -> bool:
+               V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> bool:
     """The step equation from the guess ``w`` by the strategy of
     :class:`..linalg.newton.SimplifiedNewton`.  ``state`` = (step size of the frozen
     factors or NaN, full-Newton solves still to skip, current back-off)."""
-    w0 = ws[4][1]
+    w0 = VN[1]
     w0[:] = w
     if state[1] > 0:
         state[1] -= 1
         state[0] = np.nan  # full Newton overwrites the factors
         return newton(fns, kind, x, w, h, us, p, meth, lu, piv, False, tol, max_iter, counts,
-                      ws)
+                      V, M, G, VN)
     for attempt in range(2):
         if state[0] != h:
-            step_matrix(fns, kind, x, w0, h, us, p, meth, lu, ws)
+            step_matrix(fns, kind, x, w0, h, us, p, meth, lu, V, M, G, VN)
             counts[1] += attempt
             if not lu_factor(lu, piv):
                 state[0] = np.nan
                 break
             state[0] = h
         w[:] = w0
-        if newton(fns, kind, x, w, h, us, p, meth, lu, piv, True, tol, 8, counts, ws):
+        if newton(fns, kind, x, w, h, us, p, meth, lu, piv, True, tol, 8, counts, V, M, G, VN):
             state[2] = 1.0
             return True
         state[0] = np.nan
     state[1], state[2] = state[2], min(2.0 * state[2], 64.0)
     w[:] = w0
-    return newton(fns, kind, x, w, h, us, p, meth, lu, piv, False, tol, max_iter, counts, ws)
+    return newton(fns, kind, x, w, h, us, p, meth, lu, piv, False, tol, max_iter, counts, V, M, G,
+                  VN)
 
 
 # -- one step and blocks of steps ----------------------------------------------------------------
 @njit
 def bookkeeping(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
                 us: np.ndarray, p: np.ndarray, meth: tuple, x_new: np.ndarray,
-                out: np.ndarray, ws: tuple) -> None:
+                out: np.ndarray, V: np.ndarray, M: np.ndarray, G: np.ndarray,
+                VN: np.ndarray) -> None:
     """x_new and out = (work supplied, work dissipated, balance residual) of a solved
     step, by the formulas of the NumPy steps."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
     qs, qw, ba, bb = meth
-    V = ws[0]
     n = x.size
     xi, z = V[5], V[6]
     supplied = dissipated = 0.0
@@ -445,13 +445,13 @@ def bookkeeping(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
             x_new[k] = x[k] + h * acc
         for i in range(s):
             grad(stage_state(x, w, h, ba, i, xi), p, z)
-            pin, pd = port_powers(fns, xi, z, us[i], p, ws)
+            pin, pd = port_powers(fns, xi, z, us[i], p, V, M, G, VN)
             supplied += h * bb[i] * pin
             dissipated += h * bb[i] * pd
     else:
         combine(x, 0.5, w, xi)
-        effort(fns, kind, x, w, p, qs, qw, z, ws)
-        pin, pd = port_powers(fns, xi, z, us[0], p, ws)
+        effort(fns, kind, x, w, p, qs, qw, z, V, M, G, VN)
+        pin, pd = port_powers(fns, xi, z, us[0], p, V, M, G, VN)
         supplied, dissipated = h * pin, h * pd
         combine(x, 1.0, w, x_new)
     delta = ham(x_new, p) - ham(x, p)
@@ -460,15 +460,14 @@ def bookkeeping(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
 
 @njit
 def predict(fns: tuple, kind: int, x: np.ndarray, h: float, us: np.ndarray, p: np.ndarray,
-            w: np.ndarray, ws: tuple) -> None:
+            w: np.ndarray, V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> None:
     """Newton's first guess: h f at the explicit midpoint (discrete gradients), h f(x)
     (midpoint), f(x) for every stage (Gauss)."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
-    V = ws[0]
     n = x.size
     z, f = V[8], V[9]
     grad(x, p, z)
-    field(fns, x, z, us[0], p, f, ws)
+    field(fns, x, z, us[0], p, f, V, M, G, VN)
     if kind == GAUSS:
         for i in range(us.shape[0]):
             for k in range(n):
@@ -480,7 +479,7 @@ def predict(fns: tuple, kind: int, x: np.ndarray, h: float, us: np.ndarray, p: n
         xm = V[5]
         combine(x, 0.5 * h, f, xm)
         grad(xm, p, z)
-        field(fns, xm, z, us[0], p, f, ws)
+        field(fns, xm, z, us[0], p, f, V, M, G, VN)
         for k in range(n):
             w[k] = h * f[k]
 
@@ -489,13 +488,14 @@ def predict(fns: tuple, kind: int, x: np.ndarray, h: float, us: np.ndarray, p: n
 def one_step(fns: tuple, kind: int, x: np.ndarray, h: float, us: np.ndarray, p: np.ndarray,
              meth: tuple, lu: np.ndarray, piv: np.ndarray, state: np.ndarray, tol: float,
              max_iter: int, w: np.ndarray, x_new: np.ndarray, out: np.ndarray,
-             counts: np.ndarray, ws: tuple) -> int:
+             counts: np.ndarray, V: np.ndarray, M: np.ndarray, G: np.ndarray,
+             VN: np.ndarray) -> int:
     """A step from x of size h with stage inputs ``us`` from the guess in ``w``; writes
     x_new and the bookkeeping ``out``.  Returns a status code."""
     if not solve_step(fns, kind, x, w, h, us, p, meth, lu, piv, state, tol, max_iter, counts,
-                      ws):
+                      V, M, G, VN):
         return NEWTON_FAILED
-    bookkeeping(fns, kind, x, w, h, us, p, meth, x_new, out, ws)
+    bookkeeping(fns, kind, x, w, h, us, p, meth, x_new, out, V, M, G, VN)
     return OK
 
 
@@ -506,11 +506,11 @@ def single_step(fns: tuple, kind: int, x: np.ndarray, h: float, us: np.ndarray,
                 out: np.ndarray, counts: np.ndarray) -> int:
     """One step from the predictor (adaptive steps and events call this from Python)."""
     N = lu.shape[0]
-    ws = workspace(x.size, us.shape[1], N)
+    V, M, G, VN = workspace(x.size, us.shape[1], N)
     w = np.empty(N)
-    predict(fns, kind, x, h, us, p, w, ws)
+    predict(fns, kind, x, h, us, p, w, V, M, G, VN)
     return one_step(fns, kind, x, h, us, p, meth, lu, piv, state, tol, max_iter, w, x_new,
-                    out, counts, ws)
+                    out, counts, V, M, G, VN)
 
 
 @njit
@@ -523,7 +523,7 @@ def block(fns: tuple, kind: int, X: np.ndarray, U: np.ndarray, h: float, p: np.n
     Returns the number of steps done (fewer when Newton failed)."""
     K, n = U.shape[0], X.shape[1]
     N = lu.shape[0]
-    ws = workspace(n, U.shape[2], N)
+    V, M, G, VN = workspace(n, U.shape[2], N)
     w = np.empty(N)
     d1, d2 = np.empty(n), np.empty(n)
     extrapolate = kind == GONZALEZ or kind == AVF
@@ -535,9 +535,9 @@ def block(fns: tuple, kind: int, X: np.ndarray, U: np.ndarray, h: float, p: np.n
         elif extrapolate and k == 1:
             w[:] = d1
         else:
-            predict(fns, kind, x, h, U[k], p, w, ws)
+            predict(fns, kind, x, h, U[k], p, w, V, M, G, VN)
         status = one_step(fns, kind, x, h, U[k], p, meth, lu, piv, state, tol, max_iter, w,
-                          X[k + 1], W[k], counts, ws)
+                          X[k + 1], W[k], counts, V, M, G, VN)
         if status != OK:
             return k
         if extrapolate:
@@ -557,14 +557,15 @@ def points(fns: tuple, X: np.ndarray, U: np.ndarray, p: np.ndarray, Y: np.ndarra
     :math:`z = \nabla H(x)` (the formulas of ``NumericPHS.power_balance``)."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
     n, m = X.shape[1], U.shape[1]
-    ws = workspace(n, m, 0)
-    z, f = ws[0][0], ws[0][1]
-    gpp, ms, rr, pp, ss = ws[3]
+    V, M, G, VN = workspace(n, m, 0)
+    z, f = V[0], V[1]
+    gpp, ms, rr = np.empty((n, m)), np.empty((m, m)), np.empty((n, n))
+    pp, ss = np.empty((n, m)), np.empty((m, m))
     for k in range(X.shape[0]):
         x, u = X[k], U[k]
         grad(x, p, z)
         H[k] = ham(x, p)
-        field(fns, x, z, u, p, f, ws)
+        field(fns, x, z, u, p, f, V, M, G, VN)
         acc = 0.0
         for i in range(n):
             acc += z[i] * f[i]
