@@ -143,8 +143,9 @@ def field(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.ndarray
 
 @njit
 def port_powers(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.ndarray,
-                V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> tuple:
-    """(uᵀy, d) in W with y = (G+P)ᵀz + (M+S)u and d = zᵀRz + 2zᵀPu + uᵀSu, matrices at x."""
+                y: np.ndarray) -> tuple:
+    """(uᵀy, d) in W with the output y = (G+P)ᵀz + (M+S)u (written into ``y``) and the
+    dissipation d = zᵀRz + 2zᵀPu + uᵀSu, matrices at x."""
     ham, grad, hess, jr, gmp, ports, jacf = fns
     n, m = x.size, u.size
     gpp, ms, rr = np.empty((n, m)), np.empty((m, m)), np.empty((n, n))
@@ -165,6 +166,7 @@ def port_powers(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.n
         for j in range(m):
             yk += ms[k, j] * u[j]
             su += ss[k, j] * u[j]
+        y[k] = yk
         supplied += u[k] * yk
         d += 2.0 * pu * u[k] + u[k] * su
     return supplied, d
@@ -435,6 +437,7 @@ def bookkeeping(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
     qs, qw, ba, bb = meth
     n = x.size
     xi, z = V[5], V[6]
+    y = np.empty(us.shape[1])
     supplied = dissipated = 0.0
     if kind == GAUSS:
         s = us.shape[0]
@@ -445,13 +448,13 @@ def bookkeeping(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
             x_new[k] = x[k] + h * acc
         for i in range(s):
             grad(stage_state(x, w, h, ba, i, xi), p, z)
-            pin, pd = port_powers(fns, xi, z, us[i], p, V, M, G, VN)
+            pin, pd = port_powers(fns, xi, z, us[i], p, y)
             supplied += h * bb[i] * pin
             dissipated += h * bb[i] * pd
     else:
         combine(x, 0.5, w, xi)
         effort(fns, kind, x, w, p, qs, qw, z, V, M, G, VN)
-        pin, pd = port_powers(fns, xi, z, us[0], p, V, M, G, VN)
+        pin, pd = port_powers(fns, xi, z, us[0], p, y)
         supplied, dissipated = h * pin, h * pd
         combine(x, 1.0, w, x_new)
     delta = ham(x_new, p) - ham(x, p)
@@ -559,8 +562,6 @@ def points(fns: tuple, X: np.ndarray, U: np.ndarray, p: np.ndarray, Y: np.ndarra
     n, m = X.shape[1], U.shape[1]
     V, M, G, VN = workspace(n, m, 0)
     z, f = V[0], V[1]
-    gpp, ms, rr = np.empty((n, m)), np.empty((m, m)), np.empty((n, n))
-    pp, ss = np.empty((n, m)), np.empty((m, m))
     for k in range(X.shape[0]):
         x, u = X[k], U[k]
         grad(x, p, z)
@@ -570,23 +571,4 @@ def points(fns: tuple, X: np.ndarray, U: np.ndarray, p: np.ndarray, Y: np.ndarra
         for i in range(n):
             acc += z[i] * f[i]
         stored[k] = acc
-        ports(x, p, gpp, ms, rr, pp, ss)
-        d = 0.0
-        for i in range(n):
-            s = 0.0
-            for j in range(n):
-                s += rr[i, j] * z[j]
-            d += z[i] * s
-        sup = 0.0
-        for c in range(m):
-            yc, pu, su = 0.0, 0.0, 0.0
-            for i in range(n):
-                yc += gpp[i, c] * z[i]
-                pu += pp[i, c] * z[i]
-            for j in range(m):
-                yc += ms[c, j] * u[j]
-                su += ss[c, j] * u[j]
-            Y[k, c] = yc
-            sup += u[c] * yc
-            d += 2.0 * pu * u[c] + u[c] * su
-        supplied[k], dissipated[k] = sup, d
+        supplied[k], dissipated[k] = port_powers(fns, x, z, u, p, Y[k])
