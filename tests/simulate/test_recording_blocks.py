@@ -54,9 +54,8 @@ def test_block_quantities_equal_the_per_point_formulas(sparse, compiled):
     # y = (G+P)ᵀQx + (M+S)u, H = ½xᵀQx, Ḣ = (Qx)ᵀ(Ax + Bu), uᵀy, d = zᵀRz + 2zᵀPu + uᵀSu
     # for 40 random points, on the compiled kernels and on the SciPy/NumPy fallback
     num = _coupled(sparse=sparse).compile()
-    lp = LinearPoints(num)
-    for op in vars(lp).values():
-        op.compiled = op.compiled and compiled
+    lp = LinearPoints(num, compiled)
+    assert lp.points.fused == (sparse and compiled)  # one pass for H, Ḣ, d when compiled
     rng = np.random.default_rng(7)
     X, U = rng.normal(size=(40, num.n)), rng.normal(size=(40, num.m))
     for got, want in zip(lp(X, U), _per_point(num, X, U), strict=True):

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from ..output.points import LinearPoints, linear_points
-from ..output.rowwise import RowOperator, Rows
+from ..output.rowwise import RowOperator, Rows, use_compiled
 from ..problem.dynamics import Dynamics
 
 __all__ = ["midpoint_block", "gauss_block", "BLOCK_STEPS"]
@@ -83,10 +83,11 @@ def _scaled(stepper: Any, h: float) -> tuple[RowOperator, RowOperator]:
     """Row operators of ``(hA, hB)``, formed once per step size and structure."""
     work = _work(stepper)
     hA, hB = stepper.scaled(h)
+    compiled = use_compiled()
     key, ops = work["scaled"]
-    if key is None or key[0] is not hA or key[1] is not hB:
-        ops = (RowOperator(hA), RowOperator(hB))
-        work["scaled"] = ((hA, hB), ops)
+    if key is None or key[0] is not hA or key[1] is not hB or key[2] != compiled:
+        ops = (RowOperator(hA, compiled), RowOperator(hB, compiled))
+        work["scaled"] = ((hA, hB, compiled), ops)
     return ops
 
 
@@ -112,17 +113,18 @@ def midpoint_block(
         np.add(X[j], solve(X[j + 1]), out=X[j + 1])
     ops = linear_points(dyn.num)
     xm: Rows = (X, 0.5, 0.5)
-    dH = ops.Q.forms(xm, (X, -1.0, 1.0), K)  # x̄ᵀQδ: increments, no cancellation
-    supplied, dissipated = _port_work(ops, xm, U, h, K)
+    # one pass over the block: x̄ᵀQδ (increments, no cancellation) and x̄ᵀ(QᵀRQ)x̄
+    quad = ops.steps.over_steps(X[: K + 1])
+    dH = quad[:, 0]
+    supplied, dissipated = _port_work(ops, xm, U, h, K, h * quad[:, 1])
     return X, np.column_stack([supplied, dissipated, dH - (supplied - dissipated)])
 
 
-def _port_work(ops: LinearPoints, X: Rows, U: np.ndarray, h: float,
-               K: int) -> tuple[np.ndarray, np.ndarray]:
+def _port_work(ops: LinearPoints, X: Rows, U: np.ndarray, h: float, K: int,
+               dissipated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""Per row: :math:`h\,u^\top(Cx + Du)` and :math:`h\,(z^\top Rz + 2z^\top Pu +
     u^\top Su)` (J) with :math:`z = Qx`, for the (combined) state rows ``X`` and the
-    inputs ``U``."""
-    dissipated = h * ops.QRQ.forms(X, X, K)
+    inputs ``U``, given the state part ``dissipated`` = :math:`h\,z^\top Rz`."""
     if not U.shape[1]:
         return np.zeros(K), dissipated
     u: Rows = (U, 1.0, 0.0)
@@ -169,7 +171,9 @@ def gauss_block(
                 Xs -= (h * dec.C.imag[:, r, None, None]) * k_im[r]
         Xs = Xs.reshape(s * K, n)
         Us = U.transpose(1, 0, 2).reshape(s * K, m)
-        supplied, dissipated = _port_work(ops, (Xs, 1.0, 0.0), Us, h, s * K)
+        xs: Rows = (Xs, 1.0, 0.0)
+        supplied, dissipated = _port_work(ops, xs, Us, h, s * K,
+                                          h * ops.QRQ.forms(xs, xs, s * K))
         bw = np.repeat(stepper.b, K)
         supplied = (bw * supplied).reshape(s, K).sum(axis=0)
         dissipated = (bw * dissipated).reshape(s, K).sum(axis=0)

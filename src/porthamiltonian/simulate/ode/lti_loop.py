@@ -25,6 +25,7 @@ import numpy as np
 
 from ..output.failure import failure, state_text
 from ..output.recorder import Recorder
+from ..output.rowwise import engine
 from ..problem.dynamics import Dynamics
 from .lti import BLOCK_STEPS
 
@@ -46,7 +47,17 @@ def integrate_lti(
     progress: Callable[[float], None] | None,
 ) -> Any:
     """Fixed steps of the midpoint or Gauss method on an LTI system in blocks
-    (:mod:`.lti`); same results and saving rules as the general loop."""
+    (:mod:`.lti`); same results and saving rules as the general loop.  The row operators
+    of the block and of the recording follow ``opts.engine`` (``"numpy"``: no Numba)."""
+    with engine(getattr(opts, "engine", "auto")):
+        return _integrate(block, dyn, rec, t0, t1, x, opts, stops, saved_stop, progress)
+
+
+def _integrate(
+    block: Callable[..., Any], dyn: Dynamics, rec: Recorder, t0: float, t1: float, x: np.ndarray,
+    opts: Any, stops: np.ndarray, saved_stop: np.ndarray | None,
+    progress: Callable[[float], None] | None,
+) -> Any:
     per_block = min(BLOCK_STEPS, rec.block_rows)
     segments, t = [], t0
     for b in stops:

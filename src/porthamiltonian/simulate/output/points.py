@@ -30,46 +30,58 @@ Nonlinear systems are evaluated point by point with the compiled system's functi
 
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sps
 
-from .rowwise import RowOperator
+from .rowwise import FormSet, RowOperator, use_compiled
 
 __all__ = ["LinearPoints", "linear_points", "point_quantities"]
 
 Quantities = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
-_CACHE: weakref.WeakKeyDictionary[Any, LinearPoints] = weakref.WeakKeyDictionary()
+#: per compiled system: its LinearPoints with the compiled kernels (True) or without
+_CACHE: weakref.WeakKeyDictionary[Any, dict[bool, LinearPoints]] = weakref.WeakKeyDictionary()
 
 
 class LinearPoints:
     """The constant matrices of the point quantities of a linear compiled system ``num``
-    (``Q``, ``A``, ``B``, ``C``, ``D`` and ``R``, ``P``, ``S``; see the module docstring)."""
+    (``Q``, ``A``, ``B``, ``C``, ``D`` and ``R``, ``P``, ``S``; see the module docstring),
+    as row operators; ``compiled`` (default :func:`.rowwise.use_compiled`): with the Numba
+    kernels.
 
-    def __init__(self, num: Any) -> None:
+    The state-quadratic parts are grouped so that a block's rows are read once for all of
+    them (:class:`.rowwise.FormSet`): ``points`` = (½Q, sym(QᵀA), sym(QᵀRQ)) for H, Ḣ and d
+    of saved points, ``steps`` = (Q, sym(QᵀRQ)) for ΔH and the dissipation of steps."""
+
+    def __init__(self, num: Any, compiled: bool | None = None) -> None:
         Q, A, B = num.Q, num.A, num.B
         const = num.constant_matrices
         R, P, S = const["R"], const["P"], const["S"]
         Qt = Q.T
-        self.Q = RowOperator(Q)
+        ops = functools.partial(RowOperator, compiled=compiled)
+        QRQ = _sym(Qt @ (R @ Q))
+        self.Q, self.QRQ = ops(Q), ops(QRQ)
         # quadratic forms see only the symmetric part: xᵀQᵀA x = xᵀ sym(QᵀA) x, where the
         # skew part QᵀJQ cancels (for lumped storages sym(QᵀA) = −QᵀRQ, diagonal)
-        self.QA, self.QB = RowOperator(_sym(Qt @ A)), RowOperator(Qt @ B)
-        self.QRQ = RowOperator(_sym(Qt @ (R @ Q)))
-        self.QP, self.S = RowOperator(Qt @ P), RowOperator(S)
-        self.C, self.D = RowOperator(num.C), RowOperator(num.D)
+        self.points = FormSet([0.5 * Q, _sym(Qt @ A), QRQ], compiled)  # ½ scales exactly
+        self.steps = FormSet([Q, QRQ], compiled)
+        self.QB, self.QP, self.S = ops(Qt @ B), ops(Qt @ P), ops(S)
+        self.C, self.D = ops(num.C), ops(num.D)
 
     def __call__(self, X: np.ndarray, U: np.ndarray) -> Quantities:
         """``(Y, H, stored, supplied, dissipated)`` of the points ``X`` with inputs ``U``."""
         K = X.shape[0]
         x, u = (X, 1.0, 0.0), (U, 1.0, 0.0)
-        H = 0.5 * self.Q.forms(x, x, K)
-        stored = self.QA.forms(x, x, K) + self.QB.forms(x, u, K)
-        dissipated = (self.QRQ.forms(x, x, K) + 2.0 * self.QP.forms(x, u, K)
-                      + self.S.forms(u, u, K))
+        quad = self.points.at_points(X)
+        H, stored, dissipated = quad[:, 0], quad[:, 1], quad[:, 2]
+        if not U.shape[1]:
+            return np.zeros((K, 0)), H, stored, np.zeros(K), dissipated
+        stored = stored + self.QB.forms(x, u, K)
+        dissipated = dissipated + 2.0 * self.QP.forms(x, u, K) + self.S.forms(u, u, K)
         Y = self.C.rows(x, K) + self.D.rows(u, K)
         supplied = np.einsum("ij,ij->i", U, Y)
         return Y, H, stored, supplied, dissipated
@@ -87,13 +99,16 @@ def _sym(M: Any) -> Any:
 
 
 def linear_points(num: Any) -> LinearPoints:
-    """The :class:`LinearPoints` of ``num``, formed once per compiled system."""
+    """The :class:`LinearPoints` of ``num`` for the engine in force
+    (:func:`.rowwise.use_compiled`), formed once per compiled system and engine."""
+    compiled = use_compiled()
     try:
-        lp = _CACHE.get(num)
+        per_engine = _CACHE.setdefault(num, {})
     except TypeError:  # not weakly referable: no cache
-        return LinearPoints(num)
+        return LinearPoints(num, compiled)
+    lp = per_engine.get(compiled)
     if lp is None:
-        lp = _CACHE[num] = LinearPoints(num)
+        lp = per_engine[compiled] = LinearPoints(num, compiled)
     return lp
 
 
