@@ -37,6 +37,8 @@ __all__ = ["Kernels", "kernels_for"]
 _SIGNATURES = {
     "ham": "float64(float64[::1], float64[::1])",
     "grad": "void(float64[::1], float64[::1], float64[::1])",
+    "grad_line": "void(float64[::1], float64[::1], float64[::1], float64[::1], "
+                 "float64[:, ::1])",
     "hess": "void(float64[::1], float64[::1], float64[:, ::1])",
     "jr": "void(float64[::1], float64[::1], float64[:, ::1])",
     "gmp": "void(float64[::1], float64[::1], float64[:, ::1])",
@@ -71,7 +73,8 @@ class Kernels:
             return
         t0 = time.perf_counter()
         N = n * stages
-        meth = (np.zeros(1), np.ones(1), np.zeros((stages, stages)), np.zeros(stages))
+        meth = (np.zeros(1), np.ones(1), np.zeros((stages, stages)), np.zeros(stages),
+                np.zeros(3))
         steps.block(self.fns, kind, np.zeros((1, n)), np.zeros((0, stages, m)), 1.0,
                     self.parameters, meth, np.zeros((N, N)), np.zeros(N, dtype=np.int64),
                     np.array([np.nan, 0.0, 1.0]), 1e-12, 20, np.zeros((0, 3)),

@@ -55,6 +55,12 @@ def model_source(form: SymbolicSource) -> str:
     parts = [
         _function("ham", "x, p", header, [("return", H)]),
         _function("grad", "x, p, out", header, _vector("out", grad)),
+        # ∇H at the points x + s_q d of a line (the quadrature nodes of the discrete
+        # gradients): one call instead of one per node
+        _function("grad_line", "x, d, s, p, out", _unpack(0, len(ps)),
+                  [(f"out[q, {i}] =", g) for i, g in enumerate(grad)],
+                  loop=["    for q in range(s.size):"]
+                  + [f"        xs{i} = x[{i}] + s[q] * d[{i}]" for i in range(n)]),
         _function("hess", "x, p, out", header, _matrix("out", hess)),
         _function("jr", "x, p, out", header, _matrix("out", mats["J"] - mats["R"])),
         _function("gmp", "x, p, out", header, _matrix("out", mats["G"] - mats["P"])),
@@ -86,19 +92,21 @@ def _matrix(name: str, A: sp.MatrixBase) -> list[tuple[str, sp.Expr]]:
 
 
 def _function(name: str, args: str, header: Sequence[str],
-              targets: list[tuple[str, sp.Expr]]) -> str:
+              targets: list[tuple[str, sp.Expr]], loop: Sequence[str] = ()) -> str:
     """``def name(args):`` with the unpacked inputs, the shared subexpressions and one
-    line per target (``lhs expr``)."""
+    line per target (``lhs expr``); with ``loop`` (its header lines, indented by 4) the
+    subexpressions and targets form the body of that loop."""
     exprs = [sp.sympify(e) for _, e in targets]
     subs, reduced = sp.cse(exprs, symbols=sp.numbered_symbols("cs"), optimizations="basic")
     printer = PythonCodePrinter({"fully_qualified_modules": True, "strict": True})
-    lines = [f"def {name}({args}):", *header]
-    lines += [f"    {sym} = {_print(printer, e, name)}" for sym, e in subs]
+    pad = "        " if loop else "    "
+    lines = [f"def {name}({args}):", *header, *loop]
+    lines += [f"{pad}{sym} = {_print(printer, e, name)}" for sym, e in subs]
     for (lhs, _), e in zip(targets, reduced, strict=True):
         if lhs.endswith("#"):  # a statement without an expression (the zero fill)
-            lines.append(f"    {lhs[:-1].rstrip()}")
+            lines.append(f"{pad}{lhs[:-1].rstrip()}")
         else:
-            lines.append(f"    {lhs} {_print(printer, e, name)}")
+            lines.append(f"{pad}{lhs} {_print(printer, e, name)}")
     if len(lines) == 1 + len(header):
         lines.append("    pass")
     return "\n".join(lines)

@@ -130,7 +130,8 @@ class CompiledStepper:
         # Gauss–Legendre nodes of the discrete gradients (unused by the other methods)
         qs = np.array(getattr(base, "_s", np.zeros(1)), dtype=float)
         qw = np.array(getattr(base, "_w", np.zeros(1)), dtype=float)
-        self.meth = (qs, qw, self.ba, self.bb)
+        # ∇H is evaluated along the step at the nodes, the midpoint and the end (Gonzalez)
+        self.meth = (qs, qw, self.ba, self.bb, np.concatenate([qs, [0.5, 1.0]]))
         N = n * s
         self.lu, self.piv = np.zeros((N, N)), np.zeros(N, dtype=np.int64)
         #: step size of the frozen LU (NaN: none), full-Newton solves to skip, back-off

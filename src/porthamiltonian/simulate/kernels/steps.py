@@ -131,7 +131,7 @@ def workspace(n: int, m: int, N: int) -> tuple:
 def field(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.ndarray,
           out: np.ndarray, V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> None:
     """out = (J − R)(x) z + (G − P)(x) u for a given effort z."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
     a, g = M[0], G
     jr(x, p, a)
     out[:] = 0.0
@@ -146,7 +146,7 @@ def port_powers(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.n
                 y: np.ndarray) -> tuple:
     """(uᵀy, d) in W with the output y = (G+P)ᵀz + (M+S)u (written into ``y``) and the
     dissipation d = zᵀRz + 2zᵀPu + uᵀSu, matrices at x."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
     n, m = x.size, u.size
     gpp, ms, rr = np.empty((n, m)), np.empty((m, m)), np.empty((n, n))
     pp, ss = np.empty((n, m)), np.empty((m, m))
@@ -175,19 +175,21 @@ def port_powers(fns: tuple, x: np.ndarray, z: np.ndarray, u: np.ndarray, p: np.n
 # -- discrete gradients ------------------------------------------------------------------------
 @njit
 def gonzalez(fns: tuple, x: np.ndarray, d: np.ndarray, p: np.ndarray, qs: np.ndarray,
-             qw: np.ndarray, z: np.ndarray, dz: np.ndarray, derivative: bool,
-             V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> None:
+             qw: np.ndarray, line: np.ndarray, z: np.ndarray, dz: np.ndarray,
+             derivative: bool, V: np.ndarray) -> None:
     r"""Gonzalez's discrete gradient z at (x, x + d) and (if asked) ∂z/∂d in dz; the
-    energy difference is the quadrature of gradient differences (no cancellation)."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
-    n = x.size
-    xm, g, gs, xs, de = V[0], V[1], V[2], V[3], V[4]
-    grad(combine(x, 0.5, d, xm), p, g)
+    energy difference is the quadrature of gradient differences (no cancellation).
+    ``line`` = (quadrature nodes, ½, 1): ∇H on the segment in one call."""
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
+    n, nq = x.size, qs.size
+    gl = np.empty((nq + 2, n))
+    grad_line(x, d, line, p, gl)
+    g, de = gl[nq], V[4]
     nn = 0.0
     for i in range(n):
         nn += d[i] * d[i]
     if derivative:
-        hess(xm, p, dz)
+        hess(combine(x, 0.5, d, V[0]), p, dz)
     if nn == 0.0:
         z[:] = g
         if derivative:
@@ -196,22 +198,20 @@ def gonzalez(fns: tuple, x: np.ndarray, d: np.ndarray, p: np.ndarray, qs: np.nda
                     dz[i, j] *= 0.5
         return
     e = 0.0
-    for q in range(qs.size):
-        grad(combine(x, qs[q], d, xs), p, gs)
+    for q in range(nq):
         acc = 0.0
         for i in range(n):
-            acc += (gs[i] - g[i]) * d[i]
+            acc += (gl[q, i] - g[i]) * d[i]
         e += qw[q] * acc
     for i in range(n):
         z[i] = g[i] + (e / nn) * d[i]
     if not derivative:
         return
-    grad(combine(x, 1.0, d, xs), p, de)
     for i in range(n):
         s = 0.0
         for j in range(n):
             s += dz[i, j] * d[j]
-        de[i] -= g[i] + 0.5 * s
+        de[i] = gl[nq + 1, i] - (g[i] + 0.5 * s)
     for i in range(n):
         for j in range(n):
             v = 0.5 * dz[i, j] + (d[i] * de[j] - 2.0 * e * d[i] * d[j] / nn) / nn
@@ -223,23 +223,22 @@ def gonzalez(fns: tuple, x: np.ndarray, d: np.ndarray, p: np.ndarray, qs: np.nda
 @njit
 def average_vector_field(fns: tuple, x: np.ndarray, d: np.ndarray, p: np.ndarray,
                          qs: np.ndarray, qw: np.ndarray, z: np.ndarray, dz: np.ndarray,
-                         derivative: bool, V: np.ndarray, M: np.ndarray, G: np.ndarray,
-                         VN: np.ndarray) -> None:
+                         derivative: bool, V: np.ndarray, M: np.ndarray) -> None:
     r"""AVF discrete gradient :math:`\int_0^1\nabla H(x + s d)ds` and its derivative
     :math:`\int_0^1 s\nabla^2H(x + sd)ds` by Gauss–Legendre quadrature."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
-    n = x.size
-    gs, xs, hs = V[2], V[3], M[0]
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
+    n, nq = x.size, qs.size
+    gl = np.empty((nq, n))
+    grad_line(x, d, qs, p, gl)
     z[:] = 0.0
-    if derivative:
-        dz[:, :] = 0.0
-    for q in range(qs.size):
-        combine(x, qs[q], d, xs)
-        grad(xs, p, gs)
+    for q in range(nq):
         for i in range(n):
-            z[i] += qw[q] * gs[i]
-        if derivative:
-            hess(xs, p, hs)
+            z[i] += qw[q] * gl[q, i]
+    if derivative:
+        xs, hs = V[3], M[0]
+        dz[:, :] = 0.0
+        for q in range(nq):
+            hess(combine(x, qs[q], d, xs), p, hs)
             c = qw[q] * qs[q]
             for i in range(n):
                 for j in range(n):
@@ -248,16 +247,17 @@ def average_vector_field(fns: tuple, x: np.ndarray, d: np.ndarray, p: np.ndarray
 
 @njit
 def effort(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, p: np.ndarray,
-           qs: np.ndarray, qw: np.ndarray, z: np.ndarray, V: np.ndarray, M: np.ndarray,
-           G: np.ndarray, VN: np.ndarray) -> None:
-    """The effort of a midpoint-type step: ∇H(x̄) (midpoint) or the discrete gradient."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
+           meth: tuple, z: np.ndarray, V: np.ndarray, M: np.ndarray) -> None:
+    """The effort of a midpoint-type step: ∇H(x̄) (midpoint, x̄ in V[5]) or the discrete
+    gradient."""
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
+    qs, qw, ba, bb, line = meth
     if kind == MIDPOINT:
         grad(V[5], p, z)
     elif kind == GONZALEZ:
-        gonzalez(fns, x, w, p, qs, qw, z, M[4], False, V, M, G, VN)
+        gonzalez(fns, x, w, p, qs, qw, line, z, M[4], False, V)
     else:
-        average_vector_field(fns, x, w, p, qs, qw, z, M[4], False, V, M, G, VN)
+        average_vector_field(fns, x, w, p, qs, qw, z, M[4], False, V, M)
 
 
 @njit
@@ -279,8 +279,8 @@ def residual(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float, us: 
              p: np.ndarray, meth: tuple, r: np.ndarray, V: np.ndarray, M: np.ndarray,
              G: np.ndarray, VN: np.ndarray) -> None:
     """r = F(w) of the method ``kind`` (w: increment δ, or stacked stage derivatives)."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
-    qs, qw, ba, bb = meth
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
+    qs, qw, ba, bb, line = meth
     n = x.size
     xi, z, f = V[5], V[6], V[7]
     if kind == GAUSS:
@@ -292,7 +292,7 @@ def residual(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float, us: 
                 r[i * n + k] = w[i * n + k] - f[k]
         return
     combine(x, 0.5, w, xi)
-    effort(fns, kind, x, w, p, qs, qw, z, V, M, G, VN)
+    effort(fns, kind, x, w, p, meth, z, V, M)
     field(fns, xi, z, us[0], p, f, V, M, G, VN)
     for k in range(n):
         r[k] = w[k] - h * f[k]
@@ -305,8 +305,8 @@ def step_matrix(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
     r"""a = F'(w): :math:`I - \tfrac h2\partial_x f(\bar x)` (midpoint),
     :math:`I - h[\tfrac12(\partial_x f - (J-R)\nabla^2H) + (J-R)D_z]` (discrete gradients),
     :math:`I - h\,\mathrm{blockdiag}(\partial_x f(X_i))(A\otimes I)` (Gauss)."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
-    qs, qw, ba, bb = meth
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
+    qs, qw, ba, bb, line = meth
     n = x.size
     xi, z = V[5], V[6]
     ji, struct, hm, dz = M[1], M[2], M[3], M[4]
@@ -332,9 +332,9 @@ def step_matrix(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
         jr(xi, p, struct)
         hess(xi, p, hm)
         if kind == GONZALEZ:
-            gonzalez(fns, x, w, p, qs, qw, z, dz, True, V, M, G, VN)
+            gonzalez(fns, x, w, p, qs, qw, meth[4], z, dz, True, V)
         else:
-            average_vector_field(fns, x, w, p, qs, qw, z, dz, True, V, M, G, VN)
+            average_vector_field(fns, x, w, p, qs, qw, z, dz, True, V, M)
         for i in range(n):
             for j in range(n):
                 s1, s2 = 0.0, 0.0
@@ -433,8 +433,8 @@ def bookkeeping(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
                 VN: np.ndarray) -> None:
     """x_new and out = (work supplied, work dissipated, balance residual) of a solved
     step, by the formulas of the NumPy steps."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
-    qs, qw, ba, bb = meth
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
+    qs, qw, ba, bb, line = meth
     n = x.size
     xi, z = V[5], V[6]
     y = np.empty(us.shape[1])
@@ -453,7 +453,7 @@ def bookkeeping(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float,
             dissipated += h * bb[i] * pd
     else:
         combine(x, 0.5, w, xi)
-        effort(fns, kind, x, w, p, qs, qw, z, V, M, G, VN)
+        effort(fns, kind, x, w, p, meth, z, V, M)
         pin, pd = port_powers(fns, xi, z, us[0], p, y)
         supplied, dissipated = h * pin, h * pd
         combine(x, 1.0, w, x_new)
@@ -466,7 +466,7 @@ def predict(fns: tuple, kind: int, x: np.ndarray, h: float, us: np.ndarray, p: n
             w: np.ndarray, V: np.ndarray, M: np.ndarray, G: np.ndarray, VN: np.ndarray) -> None:
     """Newton's first guess: h f at the explicit midpoint (discrete gradients), h f(x)
     (midpoint), f(x) for every stage (Gauss)."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
     n = x.size
     z, f = V[8], V[9]
     grad(x, p, z)
@@ -558,7 +558,7 @@ def points(fns: tuple, X: np.ndarray, U: np.ndarray, p: np.ndarray, Y: np.ndarra
     :math:`z^\top\dot x`, supplied :math:`u^\top y` and dissipated
     :math:`z^\top Rz + 2z^\top Pu + u^\top Su` (W) of the rows of X with inputs U,
     :math:`z = \nabla H(x)` (the formulas of ``NumericPHS.power_balance``)."""
-    ham, grad, hess, jr, gmp, ports, jacf = fns
+    ham, grad, grad_line, hess, jr, gmp, ports, jacf = fns
     n, m = X.shape[1], U.shape[1]
     V, M, G, VN = workspace(n, m, 0)
     z, f = V[0], V[1]
