@@ -16,8 +16,10 @@ from porthamiltonian.simulate import SimulationOptions, simulate
 from porthamiltonian.simulate.ode import lti
 from porthamiltonian.simulate.ode.lti_loop import integrate_lti, saved_count
 from porthamiltonian.simulate.ode.midpoint import Midpoint
+from porthamiltonian.simulate.output import rowwise
 from porthamiltonian.simulate.output.points import LinearPoints, point_quantities
 from porthamiltonian.simulate.output.recorder import Recorder
+from porthamiltonian.simulate.output.rowwise import FormSet, RowOperator
 from porthamiltonian.simulate.problem.problem import build_problem
 
 
@@ -179,3 +181,84 @@ def test_a_streamed_run_of_a_large_model_holds_a_few_state_sized_arrays(tmp_path
     np.testing.assert_allclose(rows[-1, 2], res.H[-1], rtol=1e-15)
     state = 8 * n
     assert peak <= 5 * state + state // 2, f"peak {peak / state:.2f} × the state size"
+
+
+def _matrices(n: int = 30, seed: int = 5) -> dict[str, sps.csr_array]:
+    """A banded (tridiagonal) matrix, diagonal ones and a scattered sparse one."""
+    rng = np.random.default_rng(seed)
+    band = sps.diags([rng.normal(size=n - 1), rng.normal(size=n), rng.normal(size=n - 1)],
+                     [-1, 0, 1], format="csr")
+    scattered = sps.random(n, n, density=0.2, random_state=seed, format="csr")
+    return {"band": sps.csr_array(band), "scattered": sps.csr_array(scattered),
+            "diag1": sps.csr_array(sps.diags(rng.normal(size=n))),
+            "diag2": sps.csr_array(sps.diags(rng.random(n)))}
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_step_right_hand_side_by_diagonals_or_rows(compiled):
+    # out = M x + N u: a tridiagonal M is stored by its three diagonals, a scattered one
+    # stays CSR; both equal SciPy's products
+    mats = _matrices()
+    rng = np.random.default_rng(2)
+    N = sps.csr_array(sps.random(30, 3, density=0.3, random_state=3))
+    x, u = rng.normal(size=30), rng.normal(size=3)
+    for name, want_bands in (("band", True), ("scattered", False)):
+        op = RowOperator(mats[name], compiled)
+        assert (op.bands is not None) == want_bands
+        out = op.affine_into(RowOperator(N, compiled), x, u, np.full(30, np.nan))
+        np.testing.assert_allclose(out, mats[name] @ x + N @ u, rtol=1e-14, atol=1e-14)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("names", [("diag1", "diag2", "diag1"), ("band", "scattered", "diag2")])
+def test_the_forms_of_a_block_in_one_pass(compiled, names):
+    # at_points: x_kᵀM_q x_k; over_steps: x̄ᵀM₀δ and x̄ᵀM₁x̄ of consecutive rows — on the
+    # diagonals, on the union of the patterns, and product by product without Numba
+    mats = _matrices()
+    M = [mats[k] for k in names]
+    fs = FormSet(M, compiled)
+    assert fs.fused == compiled and (fs.diag is not None) == (compiled and names[1] == "diag2")
+    X = np.random.default_rng(4).normal(size=(9, 30))
+    want = np.column_stack([np.einsum("ki,ij,kj->k", X, Mq.toarray(), X) for Mq in M])
+    np.testing.assert_allclose(fs.at_points(X), want, rtol=1e-13)
+    xm, d = 0.5 * (X[:-1] + X[1:]), X[1:] - X[:-1]
+    want = np.column_stack([np.einsum("ki,ij,kj->k", xm, M[0].toarray(), d),
+                            np.einsum("ki,ij,kj->k", xm, M[1].toarray(), xm)])
+    np.testing.assert_allclose(FormSet(M[:2], compiled).over_steps(X), want, rtol=1e-13)
+
+
+def test_engine_numpy_runs_no_row_kernel(monkeypatch):
+    # engine="numpy": the LTI block loop and its recording use SciPy/NumPy products only
+    # (every compiled row kernel replaced by one that fails), with the same results
+    system = _coupled(n=10, m=2)
+    u = {"u0": "sin(3*t)", "u1": "cos(t)"}
+    x0 = np.linspace(-1, 1, 10)
+
+    def run(engine):
+        opts = SimulationOptions(dt=0.01, engine=engine)
+        problem = build_problem(system, (0.0, 1.0), x0, u, opts)
+        rec = Recorder(problem.dynamics, problem.states, problem.inputs, problem.outputs,
+                       "midpoint")
+        with rowwise.engine(engine):  # the first point, as the run records it
+            rec.record(0.0, x0)
+        block = Midpoint.create(problem, opts).lti_block()
+        return integrate_lti(block, problem.dynamics, rec, 0.0, 1.0, x0, opts,
+                             np.array([1.0]), None, None)
+
+    auto = run("auto")
+
+    def fail(*args):
+        raise AssertionError("a compiled row kernel ran")
+
+    for name in ("_csr_forms", "_csr_rows", "_csr_affine", "_band_affine", "_diag_forms",
+                 "_diag_points", "_diag_steps", "_csr_points", "_csr_steps"):
+        monkeypatch.setattr(rowwise, name, fail)
+    plain = run("numpy")
+    assert rowwise.use_compiled()  # the engine was the run's only
+    for a, b in ((plain.x, auto.x), (plain.H, auto.H), (plain.y, auto.y),
+                 (plain.dissipated, auto.dissipated)):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * np.max(np.abs(b)))
+    # the balance residuals: both round-off of the energy
+    assert np.max(np.abs(plain.power_residual)) <= 1e-13 * np.max(auto.H)
+    with pytest.raises(AssertionError, match="compiled row kernel"):
+        run("auto")
