@@ -13,7 +13,7 @@ constraint).
 
 Reported per N:
 
-* cost per step (ms): (T(n₀ + S) − T(n₀)) / S for S timed steps, so set-up (assembly,
+* cost per step (ms, CPU time): (T(n₀ + S) − T(n₀)) / S for S timed steps, so set-up (assembly,
   consistent initial values) is excluded for both tools, the best of ``--repeat`` such
   measurements (the machine may be shared);  Exudyn's time is the better of
   its dense (EXUdense) and sparse (EigenSparse) linear solvers; ours with the compiled
@@ -66,20 +66,20 @@ def ours_chain(n: int) -> Mechanism:
 
 def ours_run(n: int, steps: int, dt: float, engine: str = "auto"
              ) -> tuple[float, np.ndarray, np.ndarray]:
-    """Wall time of ``steps`` midpoint steps (set-up included), times and tip positions."""
+    """CPU time of ``steps`` midpoint steps (set-up included), times and tip positions."""
     mech = ours_chain(n)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     res = mech.simulate(steps * dt, dt=dt, q0={"j0": THETA0}, engine=engine)
-    wall = time.perf_counter() - t0
+    cpu = time.process_time() - t0
     H = res.pose(f"b{n - 1}")
     tip = H[:, :3, 3] + H[:, :3, :3] @ np.array([0.0, -L, 0.0])
-    return wall, res.t, tip
+    return cpu, res.t, tip
 
 
 def exudyn_run(n: int, steps: int, dt: float, solver: str
                ) -> tuple[float, np.ndarray, np.ndarray]:
     """The same chain in Exudyn: node at each rod's centre of mass, joints in the global
-    reference configuration; wall time of ``SolveDynamic`` only."""
+    reference configuration; CPU time of ``SolveDynamic`` only."""
     import exudyn as exu
     from exudyn.utilities import ObjectGround, RigidBodyInertia, SensorBody
 
@@ -110,11 +110,11 @@ def exudyn_run(n: int, steps: int, dt: float, solver: str
     ss.solution.file.write = False
     ss.solution.sensors.writePeriod = dt
     ss.linearSolver.solverType = getattr(exu.LinearSolverType, solver)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     exu.SolveDynamic(mbs, ss)
-    wall = time.perf_counter() - t0
+    cpu = time.process_time() - t0
     data = np.asarray(mbs.GetSensorStoredData(sensor))
-    return wall, data[:, 0], data[:, 1:4]
+    return cpu, data[:, 0], data[:, 1:4]
 
 
 def per_step(run, n: int, steps: int, dt: float, repeat: int = 1) -> tuple[float, float]:

@@ -121,7 +121,7 @@ class FusedMidpoint:
         self.pstart, self.pbody, self.iperm, self.kl, self.ku = _structure(
             dae, self.data[2], self.data[4])
         nred = 6 * self.nb + self.ns + dae.k
-        self.band = np.zeros((2 * self.kl + self.ku + 1, nred))
+        self.band = np.zeros((nred, 2 * self.kl + self.ku + 1))
         self.ipiv = np.zeros(nred, dtype=np.int64)
         self.Aqi = np.zeros((self.nb, 12, 12))
         self.C = np.zeros((self.nb, 12, 6))

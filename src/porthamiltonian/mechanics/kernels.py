@@ -375,11 +375,14 @@ def ports(x: np.ndarray, nb: int, bdat: np.ndarray, adat: np.ndarray, aint: np.n
 @njit
 def step_outputs(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: int,
                  bdat: np.ndarray, rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray,
-                 aint: np.ndarray, F: np.ndarray) -> tuple[float, float, float, float]:
+                 aint: np.ndarray, F: np.ndarray, fresh: bool = False
+                 ) -> tuple[float, float, float, float]:
     """What a step reports: power supplied ``uᵀȳ`` and dissipated ``Σ c ȳ²`` (W) at the
-    midpoint, ``H(x + δ) − H(x)`` (J), and the constraint residual ``|B(x̄)ᵀz̄|∞``."""
+    midpoint, ``H(x + δ) − H(x)`` (J), and the constraint residual ``|B(x̄)ᵀz̄|∞``
+    (from ``F`` = the step residual at ``w`` if ``fresh``, else evaluated here)."""
     n = 18 * nb + ns
-    residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
+    if not fresh:
+        residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
     res = 0.0
     for r in range(n, F.size):
         res = max(res, abs(F[r]))
@@ -432,13 +435,21 @@ def point(x: np.ndarray, u: np.ndarray, nb: int, ns: int, bdat: np.ndarray,
 @njit
 def _put(band: np.ndarray, kl: int, ku: int, iperm: np.ndarray, i: int, j: int,
          v: float) -> bool:
-    """``A[i, j] += v`` in LAPACK band storage of the permuted matrix (False: outside
-    the band, i.e. the pattern was wrong)."""
+    """``A[i, j] += v`` in the (transposed LAPACK) band storage of the permuted matrix
+    (False: outside the band, i.e. the pattern was wrong)."""
     pi, pj = iperm[i], iperm[j]
     if pi - pj > kl or pj - pi > ku:
         return v == 0.0
-    band[kl + ku + pi - pj, pj] += v
+    band[pj, kl + ku + pi - pj] += v
     return True
+
+
+@njit
+def _hat(v: np.ndarray, out: np.ndarray) -> None:
+    """``out = ṽ`` (the 3 × 3 matrix of ``v ×``)."""
+    out[0, 0], out[0, 1], out[0, 2] = 0.0, -v[2], v[1]
+    out[1, 0], out[1, 1], out[1, 2] = v[2], 0.0, -v[0]
+    out[2, 0], out[2, 1], out[2, 2] = -v[1], v[0], 0.0
 
 
 @njit
@@ -471,8 +482,12 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
     AqP[:, :, :] = 0.0
     Aoq[:, :] = 0.0
     ok = True
+    # per-body scratch, allocated once (small temporaries in the body loop cost more
+    # than the arithmetic)
     K = np.zeros((12, 6))
-    PP = np.zeros((6, 6))
+    PP, D, A = np.zeros((6, 6)), np.zeros((6, 6)), np.empty((6, 6))
+    hw, hv, hPo, hPv = np.empty((3, 3)), np.empty((3, 3)), np.empty((3, 3)), np.empty((3, 3))
+    row = np.empty(3)
     for b in range(nb):
         R = rot[b]
         Minv = bdat[b, :36].reshape(6, 6)
@@ -485,7 +500,7 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
             for kk in range(3):
                 Aqq[b, i, 3 + 3 * i + kk] -= hh * wv[kk]
         # ∂(R ω̃)_ij/∂R_ik = ω̃_kj, ω̃ = hat(ω)
-        hw = np.array([[0.0, -ww[2], ww[1]], [ww[2], 0.0, -ww[0]], [-ww[1], ww[0], 0.0]])
+        _hat(ww, hw)
         for i in range(3):
             for j in range(3):
                 for kk in range(3):
@@ -501,14 +516,19 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
             K[3 + 3 * i + 1, 2] = -R[i, 0]
             K[3 + 3 * i + 2, 0] = -R[i, 1]
             K[3 + 3 * i + 2, 1] = R[i, 0]
-        AqP[b] = -hh * (K @ Minv)
+        for i in range(12):  # AqP = −h/2 K M⁻¹
+            for j in range(6):
+                t = 0.0
+                for l in range(6):
+                    t += K[i, l] * Minv[l, j]
+                AqP[b, i, j] = -hh * t
         # P rows × own R cols: ∂(Σ R_i × W_i)_l/∂R_ia = Σ_c ε_lac W_ic; ∂(−Rᵀw_p)_j/∂R_ij
         o = 6 * b
         for mm in range(3):
             W0, W1, W2 = zq[3 + 3 * mm], zq[4 + 3 * mm], zq[5 + 3 * mm]
             for l in range(3):
                 # ε_lac W_c for a = 0..2
-                row = np.zeros(3)
+                row[:] = 0.0
                 if l == 0:
                     row[1], row[2] = W2, -W1
                 elif l == 1:
@@ -522,14 +542,19 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
                 p = _pair(pstart, pbody, o + 3 + j, b)
                 Aoq[p, 3 + 3 * mm + j] -= hh * (-zq[mm])
         # P rows × own P cols: 1 − h/2 (∂(𝒫(P)w)/∂P at w = z̄) − h/2 𝒫(P̄) M⁻¹
-        PP[:, :] = 0.0
-        hv = np.array([[0.0, -wv[2], wv[1]], [wv[2], 0.0, -wv[0]], [-wv[1], wv[0], 0.0]])
-        hPo = np.array([[0.0, -Po[2], Po[1]], [Po[2], 0.0, -Po[0]], [-Po[1], Po[0], 0.0]])
-        hPv = np.array([[0.0, -Pv[2], Pv[1]], [Pv[2], 0.0, -Pv[0]], [-Pv[1], Pv[0], 0.0]])
-        D = np.zeros((6, 6))
-        D[:3, :3], D[:3, 3:], D[3:, 3:] = -hw, -hv, -hw
-        PP[:3, :3], PP[:3, 3:], PP[3:, :3] = hPo, hPv, hPv
-        A = -hh * (D + PP @ Minv)
+        _hat(wv, hv)
+        _hat(Po, hPo)
+        _hat(Pv, hPv)
+        for i in range(3):
+            for j in range(3):
+                D[i, j], D[i, 3 + j], D[3 + i, 3 + j] = -hw[i, j], -hv[i, j], -hw[i, j]
+                PP[i, j], PP[i, 3 + j], PP[3 + i, j] = hPo[i, j], hPv[i, j], hPv[i, j]
+        for i in range(6):
+            for j in range(6):
+                t = 0.0
+                for l in range(6):
+                    t += PP[i, l] * Minv[l, j]
+                A[i, j] = -hh * (D[i, j] + t)
         for i in range(6):
             A[i, i] += 1.0
             for j in range(6):
@@ -634,14 +659,14 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
 @njit
 def _gbtrf(n: int, kl: int, ku: int, AB: np.ndarray, ipiv: np.ndarray) -> bool:
     """Band LU with partial pivoting in place (LAPACK ``gbtf2``; ``A[i, j]`` at
-    ``AB[kl + ku + i − j, j]``, the first ``kl`` rows are fill-in space)."""
+    ``AB[j, kl + ku + i − j]``, the first ``kl`` rows are fill-in space)."""
     kv = ku + kl
     ju = 0
     for j in range(n):
         km = min(kl, n - 1 - j)
         jp, best = 0, -1.0
         for i in range(km + 1):
-            t = abs(AB[kv + i, j])
+            t = abs(AB[j, kv + i])
             if t > best:
                 jp, best = i, t
         ipiv[j] = j + jp
@@ -650,36 +675,79 @@ def _gbtrf(n: int, kl: int, ku: int, AB: np.ndarray, ipiv: np.ndarray) -> bool:
         ju = max(ju, min(j + ku + jp, n - 1))
         if jp != 0:
             for c in range(j, ju + 1):
-                t = AB[kv + jp + j - c, c]
-                AB[kv + jp + j - c, c] = AB[kv + j - c, c]
-                AB[kv + j - c, c] = t
-        piv = AB[kv, j]
+                t = AB[c, kv + jp + j - c]
+                AB[c, kv + jp + j - c] = AB[c, kv + j - c]
+                AB[c, kv + j - c] = t
+        piv = AB[j, kv]
         for i in range(1, km + 1):
-            AB[kv + i, j] /= piv
+            AB[j, kv + i] /= piv
+        src = AB[j, kv + 1:kv + 1 + km]
         for c in range(j + 1, ju + 1):
-            t = AB[kv + j - c, c]
-            if t != 0.0:
-                for i in range(1, km + 1):
-                    AB[kv + i + j - c, c] -= AB[kv + i, j] * t
+            t = AB[c, kv + j - c]
+            if t != 0.0:  # a slice, indices from range: vectorized (see _gbtrs)
+                dst = AB[c, kv + j - c + 1:kv + j - c + 1 + km]
+                for i in range(km):
+                    dst[i] -= src[i] * t
     return True
 
 
 @njit
 def _gbtrs(n: int, kl: int, ku: int, AB: np.ndarray, ipiv: np.ndarray, b: np.ndarray
            ) -> None:
+    """``b = A⁻¹b`` with the factors of :func:`_gbtrf`.  The inner loops run over slices
+    with indices from ``range`` (non-negative: no wrap-around test, so LLVM vectorizes
+    them; with offset indices this solve took 3× longer)."""
     kv = ku + kl
     for j in range(n - 1):
         km = min(kl, n - 1 - j)
         p = ipiv[j]
         if p != j:
             b[p], b[j] = b[j], b[p]
-        for i in range(1, km + 1):
-            b[j + i] -= AB[kv + i, j] * b[j]
-    for j in range(n - 1, -1, -1):
-        b[j] /= AB[kv, j]
         t = b[j]
-        for i in range(max(0, j - kv), j):
-            b[i] -= AB[kv + i - j, j] * t
+        seg, col = b[j + 1:j + 1 + km], AB[j, kv + 1:kv + 1 + km]
+        for i in range(km):
+            seg[i] -= col[i] * t
+    for j in range(n - 1, -1, -1):
+        t = b[j] / AB[j, kv]
+        b[j] = t
+        lo = max(0, j - kv)
+        seg, col = b[lo:j], AB[j, kv - j + lo:kv]
+        for i in range(j - lo):
+            seg[i] -= col[i] * t
+
+
+@njit
+def _invert(A: np.ndarray, out: np.ndarray) -> bool:
+    """``out = A⁻¹`` by Gauss–Jordan elimination with partial pivoting (``A`` is
+    overwritten; False: singular).  Zero multipliers are skipped: the pose blocks are
+    mostly zeros (identity plus O(h) couplings)."""
+    n = A.shape[0]
+    out[:, :] = 0.0
+    for i in range(n):
+        out[i, i] = 1.0
+    for j in range(n):
+        p, best = j, abs(A[j, j])
+        for i in range(j + 1, n):
+            if abs(A[i, j]) > best:
+                p, best = i, abs(A[i, j])
+        if best == 0.0 or not np.isfinite(best):
+            return False
+        if p != j:
+            for c in range(n):
+                A[j, c], A[p, c] = A[p, c], A[j, c]
+                out[j, c], out[p, c] = out[p, c], out[j, c]
+        inv = 1.0 / A[j, j]
+        for c in range(n):
+            A[j, c] *= inv
+            out[j, c] *= inv
+        for i in range(n):
+            f = A[i, j]
+            if i == j or f == 0.0:
+                continue
+            for c in range(n):
+                A[i, c] -= f * A[j, c]
+                out[i, c] -= f * out[j, c]
+    return True
 
 
 @njit
@@ -694,9 +762,17 @@ def factor(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: i
     if not _assemble(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, pstart, pbody,
                      iperm, kl, ku, band, Aqi, AqP, Aoq):
         return FAILED  # an entry outside the band: the sparsity pattern is wrong
+    work = np.empty((12, 12))
     for b in range(nb):
-        Aqi[b] = np.linalg.inv(Aqi[b])
-        C[b] = Aqi[b] @ AqP[b]
+        work[:, :] = Aqi[b]
+        if not _invert(work, Aqi[b]):
+            return SINGULAR
+        for i in range(12):  # C = A_qq⁻¹ A_qP
+            for c in range(6):
+                t = 0.0
+                for q in range(12):
+                    t += Aqi[b, i, q] * AqP[b, q, c]
+                C[b, i, c] = t
     for o in range(pstart.size - 1):
         for p in range(pstart[o], pstart[o + 1]):
             b = pbody[p]
@@ -706,7 +782,7 @@ def factor(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: i
                     t += Aoq[p, q] * C[b, q, c]
                 if not _put(band, kl, ku, iperm, o, 6 * b + c, -t):
                     return FAILED
-    if not _gbtrf(band.shape[1], kl, ku, band, ipiv):
+    if not _gbtrf(band.shape[0], kl, ku, band, ipiv):
         return SINGULAR
     return OK
 
@@ -717,7 +793,7 @@ def _solve(F: np.ndarray, nb: int, ns: int, pstart: np.ndarray, pbody: np.ndarra
            Aqi: np.ndarray, C: np.ndarray, Aoq: np.ndarray, dw: np.ndarray) -> None:
     """``dw = A⁻¹F`` with the factors of :func:`factor` (module docstring)."""
     n = 18 * nb + ns
-    nred = band.shape[1]
+    nred = band.shape[0]
     yq = np.empty((nb, 12))
     for b in range(nb):
         for i in range(12):
@@ -776,13 +852,13 @@ def newton(mode: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, tol
            rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray, aint: np.ndarray,
            pstart: np.ndarray, pbody: np.ndarray, iperm: np.ndarray, kl: int, ku: int,
            band: np.ndarray, ipiv: np.ndarray, Aqi: np.ndarray, C: np.ndarray,
-           Aoq: np.ndarray) -> tuple[int, int, int]:
+           Aoq: np.ndarray, F: np.ndarray) -> tuple[int, int, int]:
     """Solve ``F(w) = 0`` in place, with the convergence tests of
     :func:`porthamiltonian.simulate.linalg.newton.newton`: ``mode`` 0 reuses the
     factors (simplified Newton), 1 factors at the initial ``w`` first, 2 is full Newton
     (factors at every iterate).  Returns ``(status, iterations, residual
-    evaluations)``."""
-    F = np.empty(w.size)
+    evaluations)``; after a converged simplified solve (modes 0, 1) ``F`` holds the
+    residual at the solution (its last test), which the step's reports reuse."""
     dw = np.empty(w.size)
     frozen = mode != 2
     if mode == 1:
@@ -792,9 +868,12 @@ def newton(mode: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, tol
             return st, 0, 0
     prev = np.inf
     nfev = 0
+    checked = False  # F already holds the residual at w (a failed convergence test)
     for it in range(1, max_iter + 1):
-        residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
-        nfev += 1
+        if not checked:
+            residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
+            nfev += 1
+        checked = False
         if not np.isfinite(_maxabs(F)):
             return FAILED, it, nfev
         if not frozen:
@@ -816,6 +895,7 @@ def newton(mode: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, tol
                 nfev += 1
                 if _maxabs(F) <= tol * (0.1 * wmax + 1e-3 * bound):
                     return OK, it, nfev
+                checked = True
         elif size <= tol * bound or (size >= prev and size <= 1e-8 * bound):
             return OK, it, nfev
         if it > 3 and size > prev:
@@ -898,7 +978,7 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
                 w[:] = w0
                 st, it, nfev = newton(mode, x, w, hj, u, tol, SIMPLIFIED_ITER, scale, nb, ns,
                                       bdat, rdat, rint, adat, aint, pstart, pbody, iperm, kl,
-                                      ku, band, ipiv, Aqi, C, Aoq)
+                                      ku, band, ipiv, Aqi, C, Aoq, F)
                 if st == OK:
                     if it > REFRESH_AFTER:
                         pol[0] = 0
@@ -919,7 +999,7 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
             pol[0] = 0  # full Newton overwrites the factors
             st, it, nfev = newton(2, x, w, hj, u, tol, max_newton, scale, nb, ns, bdat, rdat,
                                   rint, adat, aint, pstart, pbody, iperm, kl, ku, band, ipiv,
-                                  Aqi, C, Aoq)
+                                  Aqi, C, Aoq, F)
             if st != OK:
                 return j, st, it
         # -------- history of rates, reports, the new state
@@ -933,8 +1013,9 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
         hist_h[last] = hj
         for i in range(size):
             hist_r[last, i] = w[i] / hj
+        # a simplified solve ended with F at w (its last test); full Newton did not
         sup, dis, dH, res = step_outputs(x, w, hj, u, nb, ns, bdat, rdat, rint, adat, aint,
-                                         F)
+                                         F, done)
         finite = True
         for i in range(k):
             lam[i] = w[n + i] / hj
@@ -983,7 +1064,7 @@ def reduced_dense(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int
     """The reduced (outer) Newton matrix as a dense array, unpermuted: what the band
     pattern and the ordering are chosen from."""
     nred = 6 * nb + ns + data[1].shape[0]
-    band = np.zeros((3 * nred - 2, nred)) if nred > 1 else np.zeros((1, 1))
+    band = np.zeros((nred, 3 * nred - 2)) if nred > 1 else np.zeros((1, 1))
     kl = ku = max(nred - 1, 0)
     ident = np.arange(nred)
     Aqi, AqP = np.empty((nb, 12, 12)), np.empty((nb, 12, 6))
@@ -992,7 +1073,7 @@ def reduced_dense(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int
     out = np.zeros((nred, nred))
     for j in range(nred):
         for i in range(nred):
-            out[i, j] = band[kl + ku + i - j, j]
+            out[i, j] = band[j, kl + ku + i - j]
     for o in range(nred):
         for p in range(pstart[o], pstart[o + 1]):
             b = pbody[p]
