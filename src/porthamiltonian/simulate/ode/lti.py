@@ -49,7 +49,7 @@ from ..output.points import LinearPoints, linear_points
 from ..output.rowwise import RowOperator, Rows, use_compiled
 from ..problem.dynamics import Dynamics
 
-__all__ = ["midpoint_block", "gauss_block", "BLOCK_STEPS"]
+__all__ = ["midpoint_block", "gauss_block", "release", "BLOCK_STEPS"]
 
 #: steps per block: bounds the memory of the block's states (BLOCK_STEPS × n floats)
 BLOCK_STEPS = 256
@@ -77,6 +77,15 @@ def _states(stepper: Any, x: np.ndarray, K: int) -> np.ndarray:
     X = buf[: K + 1]
     X[0] = x
     return X
+
+
+def release(buffer: Any) -> None:
+    """Forget the work array ``buffer`` (the base of a block's states) if a stepper keeps
+    it: its next block allocates a new one.  A streamed run drops its block this way
+    before the result is made, so that the two are not held at once."""
+    for work in list(_WORK.values()):
+        if work["X"] is buffer:
+            work["X"] = np.empty((0, 0))
 
 
 def _scaled(stepper: Any, h: float) -> tuple[RowOperator, RowOperator]:

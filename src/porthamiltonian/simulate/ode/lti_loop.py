@@ -27,7 +27,7 @@ from ..output.failure import failure, state_text
 from ..output.recorder import Recorder
 from ..output.rowwise import engine
 from ..problem.dynamics import Dynamics
-from .lti import BLOCK_STEPS
+from .lti import BLOCK_STEPS, release
 
 __all__ = ["integrate_lti", "save_block", "saved_count"]
 
@@ -65,6 +65,7 @@ def _integrate(
         segments.append((t, float(b), n))
         t = float(b)
     rec.reserve(saved_count([n for _, _, n in segments], opts.save_every, saved_stop))
+    rec.flush()  # a stream writes the first point now: its buffer is not held in the run
     acc = np.zeros(3)
     nsteps = 0
     for i_stop, (t, b, n) in enumerate(segments):
@@ -97,6 +98,9 @@ def _integrate(
             nsteps += k1 - k0
             if progress is not None:
                 progress(float(times[-1]))
+    if rec.stream is not None:  # everything is written: the block need not outlive the run
+        release(x.base)
+        del x
     return rec.result(nsteps=nsteps, newton_iterations=nsteps, nfev=nsteps)
 
 

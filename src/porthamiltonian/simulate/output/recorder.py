@@ -68,6 +68,9 @@ class Recorder:
         #: a stream's first and latest point: the rows of its in-memory result
         self._ends: SimulationResult | None = None
         self._has_last = False
+        #: wide rows: the file positions of the first and the latest row, whose states the
+        #: streamed result reads back at the end instead of holding copies during the run
+        self._rows_at: list[int] | None = None
         self._totals = np.zeros(3)  # work supplied, dissipated, residual after the first point
         self._max_residual = 0.0
         self._header_written = False
@@ -188,22 +191,28 @@ class Recorder:
     def _emit(self, block: SimulationResult) -> None:
         """Write ``block``'s rows to the stream; keep the first and the latest point (in
         place, in the two rows of the streamed result) and the running energy totals."""
-        if self._ends is None:
-            self._ends = _take(block, [0, 0])
-            tail = slice(1, None)
-        else:
-            tail = slice(0, None)
+        positions = self._write_csv(block)
+        first = self._ends is None
+        if first:
+            self._ends = _take(block, [0, 0], states=positions is None)
+            if positions is not None:
+                self._rows_at = [positions[0], positions[0]]
+        tail = slice(1, None) if first else slice(0, None)
         self._totals += (block.work_supplied[tail].sum(), block.work_dissipated[tail].sum(),
                          block.power_residual[tail].sum())
         self._max_residual = max(self._max_residual,
                                  float(np.max(np.abs(block.power_residual), initial=0.0)))
-        self._write_csv(block)
         if block.t[tail].size:
             for k in _SERIES:
-                getattr(self._ends, k)[1] = getattr(block, k)[-1]
+                if k != "x" or self._rows_at is None:
+                    getattr(self._ends, k)[1] = getattr(block, k)[-1]
+            if self._rows_at is not None:
+                self._rows_at[1] = positions[-1]  # type: ignore[index]
             self._has_last = True
 
-    def _write_csv(self, block: SimulationResult) -> None:
+    def _write_csv(self, block: SimulationResult) -> list[int] | None:
+        """Append ``block``'s rows; for rows wider than :data:`CHUNK` values, return the
+        file position of each row (else ``None``)."""
         parts = [block.t[:, None], block.x, block.u, block.y, block.H[:, None],
                  block.power_residual[:, None]]
         width = sum(p.shape[1] for p in parts)
@@ -217,14 +226,38 @@ class Recorder:
                 for r in range(0, block.t.size, step):
                     table = np.hstack([p[r:r + step] for p in parts]).tolist()
                     fh.write("".join(",".join(map(repr, row)) + "\r\n" for row in table))
-                return
+                return None
+            positions = []
             for r in range(block.t.size):  # a wide row, formatted a piece at a time
+                positions.append(fh.tell())
                 sep = ""
                 for p in parts:
                     for c in range(0, p.shape[1], CHUNK):
                         fh.write(sep + ",".join(map(repr, p[r, c:c + CHUNK].tolist())))
                         sep = ","
                 fh.write("\r\n")
+        return positions
+
+    def _read_states(self, positions: list[int]) -> np.ndarray:
+        """The states of the rows written at ``positions`` of the stream file, parsed a
+        piece at a time (``repr`` wrote them: the floats read back are the same)."""
+        n = self.dyn.n
+        X = np.empty((len(positions), n))
+        with open(self.stream, encoding="utf-8", newline="") as fh:  # type: ignore[arg-type]
+            for r, pos in enumerate(positions):
+                fh.seek(pos)
+                k, carry = -1, ""  # column −1 is the time
+                while k < n:
+                    piece = fh.read(1 << 14)  # ≈ 800 values: parsing holds little
+                    if not piece:
+                        raise OSError(f"{self.stream}: row at {pos} ended before its states")
+                    values = (carry + piece).split(",")
+                    carry = values.pop()  # may continue in the next piece
+                    take = values[max(0, -k): n - k]
+                    if take:
+                        X[r, max(k, 0): max(k, 0) + len(take)] = np.array(take, dtype=float)
+                    k += len(values)
+        return X
 
     def _write_header(self, fh: Any) -> None:
         """The column names of :meth:`SimulationResult.columns`, quoted as ``csv`` does,
@@ -254,7 +287,9 @@ class Recorder:
         if self._has_last:  # the last interval: the sums since the first point
             res.work_supplied[1], res.work_dissipated[1], res.power_residual[1] = self._totals
         else:
-            res = _take(res, [0])
+            res = _take(res, [0], states=self._rows_at is None)
+        if self._rows_at is not None:
+            res.x = self._read_states(self._rows_at[: res.t.size])
         for key, value in kw.items():
             setattr(res, key, value)
         res.extra["streamed_to"] = str(self.stream)
@@ -293,8 +328,10 @@ _SERIES = ("t", "x", "u", "y", "H", "stored", "supplied", "dissipated", "power_r
            "work_supplied", "work_dissipated")
 
 
-def _take(res: SimulationResult, rows: list[int]) -> SimulationResult:
-    """A result of copies of ``rows`` of ``res``."""
-    kw = {k: getattr(res, k)[rows] for k in _SERIES}
+def _take(res: SimulationResult, rows: list[int], states: bool = True) -> SimulationResult:
+    """A result of copies of ``rows`` of ``res`` (``states=False``: no states, an empty
+    placeholder)."""
+    kw = {k: getattr(res, k)[rows] for k in _SERIES if k != "x"}
+    kw["x"] = res.x[rows] if states else np.empty((len(rows), 0))
     return SimulationResult(**kw, states=res.states, inputs=res.inputs, outputs=res.outputs,
                             method=res.method)
