@@ -195,6 +195,46 @@ def _con_wrench(r: int, pos: np.ndarray, rot: np.ndarray, nb: int, rdat: np.ndar
 
 
 @njit
+def _con_value(r: int, pos: np.ndarray, rot: np.ndarray, rdat: np.ndarray,
+               rint: np.ndarray, W: np.ndarray) -> None:
+    """The wrenches of :func:`_con_wrench` without derivatives, in scalars (the
+    residual's hot loop: no scratch arrays, no calls; the same operations in the same
+    order)."""
+    e0, e1 = rint[r, 0], rint[r, 1]
+    d = rdat[r]
+    P0, P1, R0, R1 = pos[e0], pos[e1], rot[e0], rot[e1]
+    X0 = d[8] + d[0] * P0[0] + d[1] * P1[0]
+    X1 = d[9] + d[0] * P0[1] + d[1] * P1[1]
+    X2 = d[10] + d[0] * P0[2] + d[1] * P1[2]
+    Y0 = d[19] + d[11] * P0[0] + d[12] * P1[0]
+    Y1 = d[20] + d[11] * P0[1] + d[12] * P1[1]
+    Y2 = d[21] + d[11] * P0[2] + d[12] * P1[2]
+    for m in range(3):
+        X0 += R0[0, m] * d[2 + m] + R1[0, m] * d[5 + m]
+        X1 += R0[1, m] * d[2 + m] + R1[1, m] * d[5 + m]
+        X2 += R0[2, m] * d[2 + m] + R1[2, m] * d[5 + m]
+        Y0 += R0[0, m] * d[13 + m] + R1[0, m] * d[16 + m]
+        Y1 += R0[1, m] * d[13 + m] + R1[1, m] * d[16 + m]
+        Y2 += R0[2, m] * d[13 + m] + R1[2, m] * d[16 + m]
+    for side in range(2):
+        R = R0 if side == 0 else R1
+        ry0 = R[0, 0] * Y0 + R[1, 0] * Y1 + R[2, 0] * Y2
+        ry1 = R[0, 1] * Y0 + R[1, 1] * Y1 + R[2, 1] * Y2
+        ry2 = R[0, 2] * Y0 + R[1, 2] * Y1 + R[2, 2] * Y2
+        rx0 = R[0, 0] * X0 + R[1, 0] * X1 + R[2, 0] * X2
+        rx1 = R[0, 1] * X0 + R[1, 1] * X1 + R[2, 1] * X2
+        rx2 = R[0, 2] * X0 + R[1, 2] * X1 + R[2, 2] * X2
+        o, q = 2 + 3 * side, 13 + 3 * side
+        W[side, 0] = (d[o + 1] * ry2 - d[o + 2] * ry1) + (d[q + 1] * rx2 - d[q + 2] * rx1)
+        W[side, 1] = (d[o + 2] * ry0 - d[o] * ry2) + (d[q + 2] * rx0 - d[q] * rx2)
+        W[side, 2] = (d[o] * ry1 - d[o + 1] * ry0) + (d[q] * rx1 - d[q + 1] * rx0)
+        sx, sy = d[side], d[11 + side]
+        W[side, 3] = sx * ry0 + sy * rx0
+        W[side, 4] = sx * ry1 + sy * rx1
+        W[side, 5] = sx * ry2 + sy * rx2
+
+
+@njit
 def _act_wrench(a: int, pos: np.ndarray, rot: np.ndarray, nb: int, adat: np.ndarray,
                 aint: np.ndarray, W: np.ndarray, dW: np.ndarray, deriv: bool,
                 sc: np.ndarray, dsc: np.ndarray) -> None:
@@ -306,7 +346,7 @@ def residual(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns:
     sc, dsc = np.empty((6, 3)), np.empty((6, 3, 24))
     # constraint rows: f += B λ, c = Bᵀ z̄
     for r in range(k):
-        _con_wrench(r, pos, rot, nb, rdat, rint, W, dW, False, sc, dsc)
+        _con_value(r, pos, rot, rdat, rint, W)
         e0, e1 = rint[r, 0], rint[r, 1]
         lam = w[n + r] / h
         for side in range(2):
@@ -788,6 +828,17 @@ def factor(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: i
 
 
 @njit
+def _dot12(a: np.ndarray, b: np.ndarray) -> float:
+    """``a · b`` of two 12-vectors with four partial sums (a single running sum waits
+    on the latency of every addition; the order differs from it only by round-off)."""
+    t0 = a[0] * b[0] + a[4] * b[4] + a[8] * b[8]
+    t1 = a[1] * b[1] + a[5] * b[5] + a[9] * b[9]
+    t2 = a[2] * b[2] + a[6] * b[6] + a[10] * b[10]
+    t3 = a[3] * b[3] + a[7] * b[7] + a[11] * b[11]
+    return (t0 + t1) + (t2 + t3)
+
+
+@njit
 def _solve(F: np.ndarray, nb: int, ns: int, pstart: np.ndarray, pbody: np.ndarray,
            iperm: np.ndarray, kl: int, ku: int, band: np.ndarray, ipiv: np.ndarray,
            Aqi: np.ndarray, C: np.ndarray, Aoq: np.ndarray, dw: np.ndarray) -> None:
@@ -796,11 +847,9 @@ def _solve(F: np.ndarray, nb: int, ns: int, pstart: np.ndarray, pbody: np.ndarra
     nred = band.shape[0]
     yq = np.empty((nb, 12))
     for b in range(nb):
+        Fq = F[18 * b:18 * b + 12]
         for i in range(12):
-            t = 0.0
-            for j in range(12):
-                t += Aqi[b, i, j] * F[18 * b + j]
-            yq[b, i] = t
+            yq[b, i] = _dot12(Aqi[b, i], Fq)
     ro = np.empty(nred)
     for b in range(nb):
         for c in range(6):
@@ -812,9 +861,7 @@ def _solve(F: np.ndarray, nb: int, ns: int, pstart: np.ndarray, pbody: np.ndarra
     for o in range(nred):
         t = ro[o]
         for p in range(pstart[o], pstart[o + 1]):
-            b = pbody[p]
-            for q in range(12):
-                t -= Aoq[p, q] * yq[b, q]
+            t -= _dot12(Aoq[p], yq[pbody[p]])
         ro[o] = t
     rp = np.empty(nred)
     for o in range(nred):
