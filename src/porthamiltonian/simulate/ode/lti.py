@@ -9,13 +9,14 @@ matrices, no state feedback) a step of size :math:`h` is the linear solve
 
 with one (sparse) LU factorization per step size and structure, reused.  The loop
 over a block of steps does only a matrix-vector product (written into the next row of
-the block), one LU solve and the input evaluation per step; the energy bookkeeping of
-the whole block is then computed at once with the same formulas as
-:class:`.midpoint.Midpoint` (:math:`\bar x = \tfrac12(x_k + x_{k+1})`, :math:`\bar z =
-Q\bar x`), each a pass of one constant matrix over the block's rows
-(:mod:`..output.rowwise`: :math:`\bar z^\top R\bar z = \bar x^\top (Q^\top RQ)\bar x`
-and so on, with :math:`\bar x` and :math:`\delta_k` read from consecutive rows, never
-stored):
+the block; by diagonals for a banded :math:`A`), one LU solve and the input evaluation
+per step; the energy bookkeeping of the whole block is then computed at once with the
+same formulas as :class:`.midpoint.Midpoint` (:math:`\bar x = \tfrac12(x_k + x_{k+1})`,
+:math:`\bar z = Q\bar x`): the state-quadratic terms :math:`\bar x^\top Q\delta_k` and
+:math:`\bar z^\top R\bar z = \bar x^\top (Q^\top RQ)\bar x` in one pass over the
+block's rows (:class:`..output.rowwise.FormSet`, :math:`\bar x` and :math:`\delta_k`
+read from consecutive rows, never stored), the input terms by their own (small)
+matrices:
 
 .. math::
 

@@ -22,9 +22,9 @@ forms in :math:`(x, u)` with constant matrices, which :class:`LinearPoints` form
 
 (:math:`\mathrm{sym}(M) = \tfrac12(M + M^\top)` has the quadratic form of :math:`M`;
 the skew part :math:`Q^\top JQ` drops out, so for lumped storages it is the diagonal
-:math:`-Q^\top RQ`).  Each quantity of a whole block is then one pass of one constant
-matrix over the rows (:mod:`.rowwise`), without the state-sized temporaries
-:math:`Qx`, :math:`Ax`.
+:math:`-Q^\top RQ`).  The three state-quadratic forms of a whole block are one pass over
+its rows (:class:`.rowwise.FormSet`), the input terms one pass each of their small
+matrices, without the state-sized temporaries :math:`Qx`, :math:`Ax`.
 Nonlinear systems are evaluated point by point with the compiled system's functions.
 """
 

@@ -20,7 +20,9 @@ row for a state of :data:`STREAM_FLOATS` values or more).  Rows wider than
 either.  The in-memory result then keeps two points, the first and the last; the
 interval quantities of the last (work supplied and dissipated, power residual) are the
 sums over the whole run, so the energy balance between the two points remains
-checkable.  The largest per-interval residual is in
+checkable.  For rows wider than :data:`CHUNK` values the two states are not held while
+the run goes: the result reads them back from the file (``repr`` round-trips, so they
+are the run's own floats), a piece at a time.  The largest per-interval residual is in
 ``result.extra["max_abs_power_residual"]``.
 """
 

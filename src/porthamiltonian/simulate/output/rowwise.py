@@ -16,8 +16,13 @@ For a sparse :math:`M` (CSR) and the Numba engine (:mod:`porthamiltonian.jit`), 
 product is one compiled pass over :math:`M`'s nonzeros per row, reading the rows of
 :math:`X` in place: no transposed copy, no midpoint or increment array, no
 :math:`MX^\top` — memory stays at the inputs and the result, and the row combination
-costs nothing.  Without Numba (``PORTHAMILTONIAN_JIT=0``) the same products are formed
-with SciPy/NumPy temporaries; dense matrices always go to BLAS.
+costs nothing.  The state-quadratic forms of the energy bookkeeping are grouped
+(:class:`FormSet`: H, Ḣ and d of saved points; ΔH and the dissipation of steps), so a
+block's rows are read once for all of them; long sums may be reassociated (SIMD).  The
+step's product :math:`Ax + Bu` goes by diagonals when :math:`A` is banded.  Without
+Numba (``PORTHAMILTONIAN_JIT=0``) or in a run with ``engine="numpy"`` (:func:`engine`)
+the same products are formed with SciPy/NumPy temporaries; dense matrices always go to
+BLAS.
 """
 
 from __future__ import annotations
