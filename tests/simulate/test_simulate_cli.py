@@ -68,6 +68,8 @@ def test_summary_without_out(tmp_path):
     res = _run(str(tmp_path / "model.yaml"), "--t-end", "0.1")
     assert res.returncode == 0, res.stderr
     assert "final state" in res.stdout and "power residual" in res.stdout
+    # which engine ran and why: a linear model is the LTI block stepper's
+    assert "engine: NumPy (linear model" in res.stdout
 
 
 def test_bad_method_is_one_error_line_exit_2(tmp_path):

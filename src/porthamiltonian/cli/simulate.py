@@ -112,6 +112,7 @@ def summary(res: SimulationResult, events: list[str] | None = None) -> str:
     return "\n".join([
         f"{res.method}: {res.nsteps} steps, t = {res.t[0]:g} … {res.t[-1]:g} s",
         *([f"  {res.extra['method_choice']}"] if "method_choice" in res.extra else []),
+        *_engine_line(res.extra),
         f"  final state: {final}",
         f"  energy: H = {res.H[0]:.6g} J → {res.H[-1]:.6g} J (change {dH:.6g} J; "
         f"supplied {np.sum(res.work_supplied):.6g} J, dissipated "
@@ -120,3 +121,12 @@ def summary(res: SimulationResult, events: list[str] | None = None) -> str:
         f"{res.extra.get('max_abs_power_residual', np.max(np.abs(res.power_residual))):.3g} J",
         *lines,
     ])
+
+
+def _engine_line(extra: dict) -> list[str]:
+    """Which engine ran the steps (compiled or NumPy, and why not compiled)."""
+    if extra.get("engine") == "numba":
+        return [f"  engine: compiled (Numba; compile/load {extra.get('compile_time', 0.0):.2f} s)"]
+    if "engine_reason" in extra:
+        return [f"  engine: NumPy ({extra['engine_reason']})"]
+    return []
