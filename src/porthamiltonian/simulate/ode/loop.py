@@ -35,6 +35,7 @@ from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..output.failure import failure, state_text
 from ..output.recorder import Recorder
+from ..output.rowwise import engine as row_engine
 from ..problem.dynamics import Dynamics
 from ..problem.events import EventSet
 from .lti_loop import integrate_lti
@@ -53,9 +54,10 @@ def run_ode(stepper: Any, problem: Any, options: Any, name: str) -> Any:
     rec = Recorder(dyn, problem.states, problem.inputs, problem.outputs, name,
                    stream=options.stream)
     stepper, engine = engine_for(stepper, problem, options)
-    res = integrate(stepper, dyn, rec, problem.t_span, problem.x0, options,
-                    t_eval=options.t_eval, breakpoints=problem.breakpoints,
-                    events=problem.events, progress=options.progress)
+    with row_engine(options.engine):  # engine="numpy": no compiled row kernels either
+        res = integrate(stepper, dyn, rec, problem.t_span, problem.x0, options,
+                        t_eval=options.t_eval, breakpoints=problem.breakpoints,
+                        events=problem.events, progress=options.progress)
     counts = getattr(stepper, "counts", None)
     if counts is not None:  # the block loop counts steps only: Newton's own count
         res.newton_iterations, res.nfev = int(counts[0]), int(counts[1])
