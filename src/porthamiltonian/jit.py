@@ -69,12 +69,17 @@ def cache_dir() -> Path:
     return Path(base) / "porthamiltonian"
 
 
-def njit(func: F) -> F:
+def njit(func: F | None = None, *, fastmath: bool | set[str] = False) -> Any:
     """Compile ``func`` in nopython mode with an on-disk cache when :func:`enabled`;
     otherwise return it unchanged.  The decision is taken when ``func`` is defined, i.e.
-    when its module is first imported."""
-    if not enabled():
-        return func
-    # error_model="numpy": a division by zero gives inf/nan (the callers test for it) instead
-    # of a check and a Python exception at every division
-    return _numba().njit(cache=True, nogil=True, error_model="numpy")(func)  # type: ignore[no-any-return]
+    when its module is first imported.  ``@njit`` or ``@njit(fastmath={"reassoc"})``
+    (Numba's floating-point relaxations, for kernels whose sums may be reordered)."""
+    def decorate(f: F) -> F:
+        if not enabled():
+            return f
+        # error_model="numpy": a division by zero gives inf/nan (the callers test for it)
+        # instead of a check and a Python exception at every division
+        return _numba().njit(cache=True, nogil=True, error_model="numpy",  # type: ignore[no-any-return]
+                             fastmath=fastmath)(f)
+
+    return decorate if func is None else decorate(func)

@@ -67,9 +67,7 @@ def _summing(func: Any) -> Any:
     """:func:`porthamiltonian.jit.njit` for kernels that sum long rows, allowed to
     reassociate the sums (``fastmath={"reassoc"}``: several partial sums in SIMD lanes,
     ≈ 3× faster; the rounding error stays that of a sum of n terms, as with BLAS)."""
-    if not jit.enabled():
-        return func
-    return jit._numba().njit(cache=True, nogil=True, fastmath={"reassoc"})(func)
+    return jit.njit(func, fastmath={"reassoc"})
 
 #: ``(array, α₀, α₁)``: the rows α₀ A_k + α₁ A_{k+1} of ``array`` (α₁ = 0: the rows themselves)
 Rows = tuple[np.ndarray, float, float]
