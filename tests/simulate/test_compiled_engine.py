@@ -198,3 +198,22 @@ def test_feedthrough_and_state_dependent_damping(method):
     assert_same(a, b)
     if method == "discrete_gradient":  # exact discrete power balance for any H
         assert np.max(np.abs(b.power_residual)) < 1e-13
+
+
+def test_a_failing_compilation_falls_back_to_numpy_with_the_reason(monkeypatch):
+    """If Numba cannot compile a model, 'auto' runs the NumPy steps and says why;
+    'compiled' raises SimulationError naming the failure (never a raw compiler error)."""
+    from porthamiltonian.simulate.kernels import build
+
+    def broken(source):
+        raise RuntimeError("typing failed in generated grad\nlong compiler trace")
+
+    monkeypatch.setattr(build, "kernels_for", broken)
+    monkeypatch.setenv("PORTHAMILTONIAN_JIT", "always")
+    sys = pendulum()
+    res = simulate(sys, (0.0, 0.1), [1.0, 0.0], dt=0.01)
+    assert res.extra["engine"] == "numpy"
+    assert res.extra["engine_reason"] == ("the compilation failed (RuntimeError: typing failed "
+                                          "in generated grad)")
+    with pytest.raises(SimulationError, match="compilation failed.*RuntimeError"):
+        simulate(sys, (0.0, 0.1), [1.0, 0.0], dt=0.01, engine="compiled")

@@ -50,23 +50,24 @@ def engine_for(stepper: Any, problem: Any, options: Any) -> tuple[Any, dict[str,
     reason = _not_compiled(stepper, problem.dynamics)
     if reason is None and options.engine == "auto":
         reason = _not_worth_it(problem, options)
-    kernels = None
+    compiled = None
     if reason is None:
         from .build import kernels_for
         from .codegen import KernelUnavailable
 
         try:
             kernels = kernels_for(problem.dynamics.num.source)
+            compiled = CompiledStepper(stepper, kernels)
         except KernelUnavailable as e:
             reason = str(e)
-    if reason is not None:
+        except Exception as e:  # noqa: BLE001 (Numba's compiler errors: the NumPy steps run)
+            reason = f"the compilation failed ({type(e).__name__}: {str(e).splitlines()[0]})"
+    if compiled is None:
         if options.engine == "compiled":
             raise SimulationError(f"engine='compiled' is not available for this run: {reason}; "
                                   "use engine='auto' or 'numpy'")
         return stepper, {"engine": "numpy", "engine_reason": reason}
-    assert kernels is not None
-    compiled = CompiledStepper(stepper, kernels)
-    return compiled, {"engine": "numba", "compile_time": kernels.compile_time}
+    return compiled, {"engine": "numba", "compile_time": compiled.kernels.compile_time}
 
 
 def _not_compiled(stepper: Any, dyn: Dynamics) -> str | None:
