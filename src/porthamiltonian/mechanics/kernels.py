@@ -51,6 +51,11 @@ Packed model data (built by :class:`.fused.FusedMidpoint`):
     per actuator direction: direction feature ``s`` (2), ``a`` (2 × 3), ``c`` (3), child
     anchor (3), damping, translational flag, spring stiffness, set point; the two end
     bodies and the spring index (−1: none).
+
+Compile time: Numba compiles a jitted callee once per *literal* argument value, so the
+flags given to the shared helpers are run-time values (``nb < 0`` for false, ``nb >= 0``
+for true), and each of :func:`residual`, :func:`factor` and :func:`newton` is called from
+one site (LLVM re-optimizes a linked callee at every site and level).
 """
 
 from __future__ import annotations
@@ -129,18 +134,18 @@ def _feature(pos: np.ndarray, rot: np.ndarray, e0: int, e1: int, nb: int, s: np.
 
 
 @njit
-def _rt(R: np.ndarray, side: int, live: bool, X: np.ndarray, dX: np.ndarray,
-        sign: float, v: np.ndarray, d: np.ndarray, deriv: bool) -> None:
-    r"""``sign · RᵀX`` and its derivative (``∂(RᵀX)_l/∂R_{jl} = X_j``)."""
+def _rt(R: np.ndarray, o: int, X: np.ndarray, dX: np.ndarray, sign: float, v: np.ndarray,
+        d: np.ndarray, deriv: bool) -> None:
+    r"""``sign · RᵀX`` and its derivative (``∂(RᵀX)_l/∂R_{jl} = X_j``; ``o``: the
+    column of ``R``'s first entry in ``d``, −1 for ground)."""
     for m in range(3):
         v[m] = sign * (R[0, m] * X[0] + R[1, m] * X[1] + R[2, m] * X[2])
     if deriv:
         for m in range(3):
-            for q in range(24):
+            for q in range(d.shape[1]):
                 d[m, q] = sign * (R[0, m] * dX[0, q] + R[1, m] * dX[1, q]
                                   + R[2, m] * dX[2, q])
-            if live:
-                o = 12 * side + 3
+            if o >= 0:
                 for j in range(3):
                     d[m, o + 3 * j + m] += sign * X[j]
 
@@ -153,7 +158,7 @@ def _cross_add(a: np.ndarray, v: np.ndarray, dv: np.ndarray, out: np.ndarray,
     out[1] += a[2] * v[0] - a[0] * v[2]
     out[2] += a[0] * v[1] - a[1] * v[0]
     if deriv:
-        for q in range(24):
+        for q in range(dout.shape[1]):
             dout[0, q] += a[1] * dv[2, q] - a[2] * dv[1, q]
             dout[1, q] += a[2] * dv[0, q] - a[0] * dv[2, q]
             dout[2, q] += a[0] * dv[1, q] - a[1] * dv[0, q]
@@ -176,8 +181,9 @@ def _con_wrench(r: int, pos: np.ndarray, rot: np.ndarray, nb: int, rdat: np.ndar
     for side in range(2):
         e = e0 if side == 0 else e1
         live = e < nb
-        _rt(rot[e], side, live, Y, dY, 1.0, RY, dRY, deriv)
-        _rt(rot[e], side, live, X, dX, 1.0, RX, dRX, deriv)
+        o = 12 * side + 3 if live else -1
+        _rt(rot[e], o, Y, dY, 1.0, RY, dRY, deriv)
+        _rt(rot[e], o, X, dX, 1.0, RX, dRX, deriv)
         sx, sy = rdat[r, side], rdat[r, 11 + side]
         tau, dtau = sc[4], dsc[4]
         tau[:] = 0.0
@@ -189,7 +195,7 @@ def _con_wrench(r: int, pos: np.ndarray, rot: np.ndarray, nb: int, rdat: np.ndar
             W[side, i] = tau[i]
             W[side, 3 + i] = sx * RY[i] + sy * RX[i]
             if deriv:
-                for q in range(24):
+                for q in range(dW.shape[2]):
                     dW[side, i, q] = dtau[i, q]
                     dW[side, 3 + i, q] = sx * dRY[i, q] + sy * dRX[i, q]
 
@@ -247,8 +253,10 @@ def _act_wrench(a: int, pos: np.ndarray, rot: np.ndarray, nb: int, adat: np.ndar
     N, m2, m1, gap, g0 = sc[0], sc[1], sc[2], sc[3], sc[4]
     dN, dm2, dm1, dgap, dg0 = dsc[0], dsc[1], dsc[2], dsc[3], dsc[4]
     _feature(pos, rot, e0, e1, nb, adat[a, 0:2], adat[a, 2:8], adat[a, 8:11], N, dN, deriv)
-    _rt(rot[e1], 1, e1 < nb, N, dN, 1.0, m2, dm2, deriv)
-    _rt(rot[e0], 0, e0 < nb, N, dN, -1.0, m1, dm1, deriv)
+    # run-time offsets (int64): literal arguments would compile _rt once per value
+    o0, o1 = 3 if e0 < nb else -1, 15 if e1 < nb else -1
+    _rt(rot[e1], o1, N, dN, 1.0, m2, dm2, deriv)
+    _rt(rot[e0], o0, N, dN, -1.0, m1, dm1, deriv)
     W[:, :] = 0.0
     if deriv:
         dW[:, :, :] = 0.0
@@ -256,7 +264,7 @@ def _act_wrench(a: int, pos: np.ndarray, rot: np.ndarray, nb: int, adat: np.ndar
         for i in range(3):
             W[1, i], W[0, i] = m2[i], m1[i]
             if deriv:
-                for q in range(24):
+                for q in range(dW.shape[2]):
                     dW[1, i, q], dW[0, i, q] = dm2[i, q], dm1[i, q]
         return
     anchor = adat[a, 11:14]
@@ -265,7 +273,7 @@ def _act_wrench(a: int, pos: np.ndarray, rot: np.ndarray, nb: int, adat: np.ndar
     ga = np.zeros(6)
     ga[3:] = anchor
     _feature(pos, rot, e0, e1, nb, gs[0:2], ga, np.zeros(3), gap, dgap, deriv)
-    _rt(rot[e0], 0, e0 < nb, gap, dgap, 1.0, g0, dg0, deriv)
+    _rt(rot[e0], o0, gap, dgap, 1.0, g0, dg0, deriv)
     tau1, dtau1 = np.zeros(3), np.zeros((3, 24))
     _cross_add(anchor, m2, dm2, tau1, dtau1, deriv)
     # g0 × m1, both varying: d(a × b) = a × db − b × da
@@ -277,7 +285,7 @@ def _act_wrench(a: int, pos: np.ndarray, rot: np.ndarray, nb: int, adat: np.ndar
         W[1, i], W[1, 3 + i] = tau1[i], m2[i]
         W[0, i], W[0, 3 + i] = tau0[i], m1[i]
     if deriv:
-        for q in range(24):
+        for q in range(dW.shape[2]):
             dW[0, 0, q] = (g0[1] * dm1[2, q] - g0[2] * dm1[1, q]
                            - m1[1] * dg0[2, q] + m1[2] * dg0[1, q])
             dW[0, 1, q] = (g0[2] * dm1[0, q] - g0[0] * dm1[2, q]
@@ -357,7 +365,7 @@ def residual(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns:
         F[n + r] = _velocity(W, T, e0, e1)
     # actuators: coef = u − c v − k(s − s_ref) on the column, v on the spring row
     for a in range(m):
-        _act_wrench(a, pos, rot, nb, adat, aint, W, dW, False, sc, dsc)
+        _act_wrench(a, pos, rot, nb, adat, aint, W, dW, nb < 0, sc, dsc)
         e0, e1, sp = aint[a, 0], aint[a, 1], aint[a, 2]
         v = _velocity(W, T, e0, e1)
         coef = u[a] - adat[a, 14] * v
@@ -408,7 +416,7 @@ def ports(x: np.ndarray, nb: int, bdat: np.ndarray, adat: np.ndarray, aint: np.n
     W, dW = np.empty((2, 6)), np.empty((2, 6, 24))
     sc, dsc = np.empty((6, 3)), np.empty((6, 3, 24))
     for a in range(adat.shape[0]):
-        _act_wrench(a, pos, rot, nb, adat, aint, W, dW, False, sc, dsc)
+        _act_wrench(a, pos, rot, nb, adat, aint, W, dW, nb < 0, sc, dsc)
         y[a] = _velocity(W, T, aint[a, 0], aint[a, 1])
 
 
@@ -607,7 +615,7 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
     gw = np.empty(24)
     WM = np.empty(6)
     for r in range(k):
-        _con_wrench(r, pos, rot, nb, rdat, rint, W, dW, True, sc, dsc)
+        _con_wrench(r, pos, rot, nb, rdat, rint, W, dW, nb >= 0, sc, dsc)
         e0, e1 = rint[r, 0], rint[r, 1]
         lam = w[n + r] / h
         orow = 6 * nb + ns + r
@@ -616,7 +624,7 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
             e = e0 if side == 0 else e1
             if e < nb:
                 for c in range(6):
-                    for q in range(24):
+                    for q in range(gw.size):
                         gw[q] += T[e, c] * dW[side, c, q]
         for side in range(2):
             e = e0 if side == 0 else e1
@@ -642,7 +650,7 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
             for q in range(12):
                 Aoq[p, q] += 0.5 * gw[12 * side + q]
     for a in range(m):
-        _act_wrench(a, pos, rot, nb, adat, aint, W, dW, True, sc, dsc)
+        _act_wrench(a, pos, rot, nb, adat, aint, W, dW, nb >= 0, sc, dsc)
         e0, e1, sp = aint[a, 0], aint[a, 1], aint[a, 2]
         damp = adat[a, 14]
         v = _velocity(W, T, e0, e1)
@@ -654,7 +662,7 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
             e = e0 if side == 0 else e1
             if e < nb:
                 for c in range(6):
-                    for q in range(24):
+                    for q in range(gw.size):
                         gw[q] += T[e, c] * dW[side, c, q]
         for side in range(2):
             e = e0 if side == 0 else e1
@@ -908,22 +916,28 @@ def newton(mode: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, tol
     residual at the solution (its last test), which the step's reports reuse."""
     dw = np.empty(w.size)
     frozen = mode != 2
-    if mode == 1:
-        st = factor(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, pstart, pbody, iperm,
-                    kl, ku, band, ipiv, Aqi, C, Aoq)
-        if st != OK:
-            return st, 0, 0
-    prev = np.inf
-    nfev = 0
-    checked = False  # F already holds the residual at w (a failed convergence test)
-    for it in range(1, max_iter + 1):
-        if not checked:
-            residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
-            nfev += 1
-        checked = False
+    # one call site each of residual and factor: Numba links (and LLVM re-optimizes) a
+    # callee's code at every site, so this halves the compile time of the iteration
+    prev, size, wmax, bound = np.inf, 0.0, 0.0, 0.0
+    nfev, it = 0, 0
+    testing = False  # the residual just evaluated is the convergence test of iteration it
+    while True:
+        residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
+        nfev += 1
+        if testing:
+            testing = False
+            if _maxabs(F) <= tol * (0.1 * wmax + 1e-3 * bound):
+                return OK, it, nfev
+            # not converged: this F serves the next iteration
+            if it > 3 and size > prev:
+                return FAILED, it, nfev
+            prev = size
+            if it == max_iter:
+                return FAILED, max_iter, nfev
+        it += 1
         if not np.isfinite(_maxabs(F)):
             return FAILED, it, nfev
-        if not frozen:
+        if mode == 2 or (mode == 1 and it == 1):  # mode 1: at the initial w
             st = factor(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, pstart, pbody,
                         iperm, kl, ku, band, ipiv, Aqi, C, Aoq)
             if st != OK:
@@ -938,17 +952,15 @@ def newton(mode: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, tol
             return FAILED, it, nfev
         if frozen:  # linear convergence: down to the round-off floor, then check F
             if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
-                residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
-                nfev += 1
-                if _maxabs(F) <= tol * (0.1 * wmax + 1e-3 * bound):
-                    return OK, it, nfev
-                checked = True
+                testing = True
+                continue
         elif size <= tol * bound or (size >= prev and size <= 1e-8 * bound):
             return OK, it, nfev
         if it > 3 and size > prev:
             return FAILED, it, nfev
         prev = size
-    return FAILED, max_iter, nfev
+        if it == max_iter:
+            return FAILED, max_iter, nfev
 
 
 # ---------------------------------------------------------------- many steps per call
@@ -1016,39 +1028,42 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
         u = U[j]
         _guess(hist_h, hist_r, pol[3], hj, w0)
         scale = _maxabs(x)
-        # -------- Newton with the simplified-Newton policy
-        st, it, nfev = OK, 0, 0
-        done = False
+        # -------- Newton with the simplified-Newton policy (one call site of newton)
         if simplified and pol[1] == 0:
             mode = 0 if pol[0] == 1 and hist_h[3] == hj else 1
-            for attempt in range(2):
-                w[:] = w0
-                st, it, nfev = newton(mode, x, w, hj, u, tol, SIMPLIFIED_ITER, scale, nb, ns,
-                                      bdat, rdat, rint, adat, aint, pstart, pbody, iperm, kl,
-                                      ku, band, ipiv, Aqi, C, Aoq, F)
-                if st == OK:
-                    if it > REFRESH_AFTER:
-                        pol[0] = 0
-                    else:
-                        pol[0] = 1
-                        hist_h[3] = hj
-                    pol[2] = 1
-                    nfev += attempt
-                    done = True
-                    break
-                pol[0], mode = 0, 1
-            if not done:
-                pol[1], pol[2] = pol[2], min(2 * pol[2], MAX_BACKOFF)
-        elif pol[1] > 0:
-            pol[1] -= 1
-        if not done:
+        else:
+            if pol[1] > 0:
+                pol[1] -= 1
+            mode = 2
+        attempt = 0
+        while True:
             w[:] = w0
-            pol[0] = 0  # full Newton overwrites the factors
-            st, it, nfev = newton(2, x, w, hj, u, tol, max_newton, scale, nb, ns, bdat, rdat,
-                                  rint, adat, aint, pstart, pbody, iperm, kl, ku, band, ipiv,
-                                  Aqi, C, Aoq, F)
-            if st != OK:
+            if mode == 2:
+                pol[0] = 0  # full Newton overwrites the factors
+            st, it, nfev = newton(mode, x, w, hj, u, tol,
+                                  max_newton if mode == 2 else SIMPLIFIED_ITER, scale, nb, ns,
+                                  bdat, rdat, rint, adat, aint, pstart, pbody, iperm, kl, ku,
+                                  band, ipiv, Aqi, C, Aoq, F)
+            if st == OK:
+                break
+            if mode == 2:
                 return j, st, it
+            attempt += 1
+            pol[0] = 0
+            if attempt < 2:  # a fresh matrix
+                mode = 1
+            else:  # twice failed: full Newton for the next `back-off` steps
+                pol[1], pol[2] = pol[2], min(2 * pol[2], MAX_BACKOFF)
+                mode = 2
+        simplified_ok = mode != 2
+        if simplified_ok:
+            if it > REFRESH_AFTER:
+                pol[0] = 0
+            else:
+                pol[0] = 1
+                hist_h[3] = hj
+            pol[2] = 1
+            nfev += attempt
         # -------- history of rates, reports, the new state
         if pol[3] == 3:
             hist_h[0], hist_h[1] = hist_h[1], hist_h[2]
@@ -1062,7 +1077,7 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
             hist_r[last, i] = w[i] / hj
         # a simplified solve ended with F at w (its last test); full Newton did not
         sup, dis, dH, res = step_outputs(x, w, hj, u, nb, ns, bdat, rdat, rint, adat, aint,
-                                         F, done)
+                                         F, simplified_ok)
         finite = True
         for i in range(k):
             lam[i] = w[n + i] / hj
