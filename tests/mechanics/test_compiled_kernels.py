@@ -146,3 +146,63 @@ def test_recorded_point_values_both_engines(kind):
         assert getattr(pa, name) == pytest.approx(getattr(pb, name), rel=1e-12, abs=1e-13)
     np.testing.assert_allclose(fast.output(x, u), slow.output(x, u), rtol=1e-13, atol=1e-14)
     np.testing.assert_allclose(fast.constraint(x), slow.constraint(x), rtol=0, atol=1e-13)
+
+
+BLOCK_FIELDS = ("t", "x", "lam", "u", "y", "H", "stored", "work_supplied", "work_dissipated",
+                "power_residual", "constraint_residual", "node_constraint")
+
+
+def _blocks_and_steps(monkeypatch, dae, x0, t_end, **kw):
+    """The same run with blocks of steps (``FusedMidpoint.advance``, the default) and
+    step by step (without it)."""
+    from porthamiltonian.mechanics.fused import FusedMidpoint
+
+    a = simulate(dae, (0.0, t_end), x0, method="midpoint", **kw)
+    with monkeypatch.context() as m:
+        m.delattr(FusedMidpoint, "advance")
+        b = simulate(dae, (0.0, t_end), x0, method="midpoint", **kw)
+    return a, b
+
+
+@pytest.mark.parametrize("grid", [{"dt": 5e-3}, {"dt": 5e-3, "save_every": 4},
+                                  {"dt": 5e-3, "t_eval": [0.0, 0.0123, 0.1, 0.25, 0.3]}])
+def test_blocks_of_steps_equal_single_steps_bit_for_bit(monkeypatch, grid):
+    """Many steps per compiled call (kernels.march: guess history, Newton policy and
+    bookkeeping in Numba; saved points recorded per block) give exactly the per-step run,
+    with springs, dampers, an input signal, thinned and landing grids."""
+    mech = _actuated("revolute")
+    dae = mech.assemble({"j": [0.3]})
+    x0 = mech.initial_state({"j": [0.3]}, {"k": [0.5]})
+    u = {"j.tau[0]": lambda t: 0.5 * np.sin(3.0 * t)}
+    a, b = _blocks_and_steps(monkeypatch, dae, x0, 0.3, u=u, **grid)
+    for name in BLOCK_FIELDS:
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    assert a.newton_iterations == b.newton_iterations > 0
+    assert np.abs(a.work_supplied).max() > 0  # the input did work
+
+
+def test_a_failed_newton_step_inside_a_block_is_halved_as_per_step(monkeypatch):
+    """Full Newton limited to 4 iterations at dt = 50 ms fails at some steps: the block
+    stops there, the step is halved through ``step`` (as per step) and the run is the
+    per-step run exactly."""
+    from porthamiltonian.mechanics.fused import FusedMidpoint
+
+    mech = serial_chain(3)
+    dae = mech.assemble({"j0": 0.4})
+    x0 = mech.initial_state({"j0": 0.4, "j2": -0.3})
+    halves: list[float] = []
+    step = FusedMidpoint.step
+
+    def counted(self, t, x, h):
+        halves.append(h)
+        return step(self, t, x, h)
+
+    opts = {"dt": 0.05, "max_newton": 4, "simplified_newton": False}
+    with monkeypatch.context() as m:
+        m.setattr(FusedMidpoint, "step", counted)
+        a, b = _blocks_and_steps(monkeypatch, dae, x0, 0.5, **opts)
+    in_blocks = halves[:halves.index(0.05)]  # the block run's calls of step: halves only
+    assert in_blocks and max(in_blocks) < 0.05
+    for name in BLOCK_FIELDS:
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    assert a.newton_iterations == b.newton_iterations
