@@ -121,6 +121,7 @@ def per_step(run, n: int, steps: int, dt: float, repeat: int = 1) -> tuple[float
     """Seconds per step, set-up excluded: (T(N0 + steps) − T(N0)) / steps; and the
     set-up time T(N0) − N0 · (per step); the best of ``repeat`` measurements."""
     best = (np.inf, np.inf)
+    run(n, N0, dt)  # warm-up: loads compiled kernels from the cache, first-use costs
     for _ in range(repeat):
         short = run(n, N0, dt)[0]
         step = (run(n, N0 + steps, dt)[0] - short) / steps
