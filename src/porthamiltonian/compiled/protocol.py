@@ -58,9 +58,15 @@ the mechanism assemblies are implementations):
     the model prefers a reused step matrix in Newton's method.
 ``fused_midpoint(signal, newton_tol=, max_newton=, simplified_newton=)`` (optional)
     the model's own compiled implicit-midpoint step (same step equations; an object with
-    ``step(t, x, h) → (x_new, λ_mid, StepInfo, residual)``), or ``None``; used by
+    ``step(t, x, h) → (x_new, λ_mid, StepInfo, residual)`` and optionally
+    ``advance(t, h, save, x, acc) → StepBlock``, many steps per call:
+    :mod:`porthamiltonian.simulate.dae.blocks`), or ``None``; used by
     :meth:`~porthamiltonian.simulate.dae.midpoint.DAEMidpoint.create` without state
     feedback unless ``engine="numpy"`` (the rigid mechanism assembly has one).
+``points(X, U)`` (optional)
+    the saved points' outputs (K × m), ``H``, stored, supplied and dissipated power and
+    :math:`\|B(x)^\top z(x)\|_\infty` (K each) for the rows of ``X`` and ``U``, in one
+    call (what the DAE loop records; else point by point from the functions above).
 
 Both may declare ``quadratic_energy`` (optional): :math:`H` is a polynomial of degree ≤ 2
 in the state, so the midpoint rule balances it exactly — what ``method="auto"`` reads
