@@ -13,7 +13,8 @@ with ``f`` and ``B`` those of :mod:`.assembly` (same equations, same sign conven
 :math:`D_i(X)^\top Y + D_i(Y)^\top X` per row ``g = X·Y``, actuator columns, dampers and
 springs).  Here every piece is a loop over scalars compiled by Numba
 (:func:`porthamiltonian.jit.njit`), fused over all bodies and rows: one call evaluates
-``F``, one call the whole Newton iteration.
+``F``, one call (:func:`march`) takes a whole block of steps — first guesses, the
+simplified-Newton policy, the iterations and each step's energy bookkeeping.
 
 The Newton matrix
 
