@@ -55,8 +55,9 @@ Packed model data (built by :class:`.fused.FusedMidpoint`):
 
 Compile time: Numba compiles a jitted callee once per *literal* argument value, so the
 flags given to the shared helpers are run-time values (``nb < 0`` for false, ``nb >= 0``
-for true), and each of :func:`residual`, :func:`factor` and :func:`newton` is called from
-one site (LLVM re-optimizes a linked callee at every site and level).
+for true), :func:`residual` and :func:`factor` are called from one site each, and
+Newton's iteration is written out inside :func:`march` (LLVM re-optimizes a linked
+callee at every call site and at every level of nesting).
 """
 
 from __future__ import annotations
@@ -67,10 +68,10 @@ from ..jit import njit
 from ..simulate.dae.midpoint import REFRESH_AFTER
 from ..simulate.linalg.newton import SimplifiedNewton
 
-__all__ = ["residual", "newton", "factor", "energy", "ports", "point", "points",
+__all__ = ["residual", "factor", "energy", "ports", "point", "points",
            "step_outputs", "march", "reduced_dense", "OK", "FAILED", "SINGULAR", "NONFINITE"]
 
-#: status codes of :func:`newton` and :func:`march` (NONFINITE: Newton converged to a
+#: status codes of :func:`factor` and :func:`march` (NONFINITE: Newton converged to a
 #: state or multiplier that is not finite)
 OK, FAILED, SINGULAR, NONFINITE = 0, 1, 2, 3
 #: most consecutive full-Newton solves after simplified Newton failed twice in a row
@@ -903,69 +904,6 @@ def _maxabs(v: np.ndarray) -> float:
 
 
 @njit
-def newton(mode: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, tol: float,
-           max_iter: int, scale: float, nb: int, ns: int, bdat: np.ndarray,
-           rdat: np.ndarray, rint: np.ndarray, adat: np.ndarray, aint: np.ndarray,
-           pstart: np.ndarray, pbody: np.ndarray, iperm: np.ndarray, kl: int, ku: int,
-           band: np.ndarray, ipiv: np.ndarray, Aqi: np.ndarray, C: np.ndarray,
-           Aoq: np.ndarray, F: np.ndarray) -> tuple[int, int, int]:
-    """Solve ``F(w) = 0`` in place, with the convergence tests of
-    :func:`porthamiltonian.simulate.linalg.newton.newton`: ``mode`` 0 reuses the
-    factors (simplified Newton), 1 factors at the initial ``w`` first, 2 is full Newton
-    (factors at every iterate).  Returns ``(status, iterations, residual
-    evaluations)``; after a converged simplified solve (modes 0, 1) ``F`` holds the
-    residual at the solution (its last test), which the step's reports reuse."""
-    dw = np.empty(w.size)
-    frozen = mode != 2
-    # one call site each of residual and factor: Numba links (and LLVM re-optimizes) a
-    # callee's code at every site, so this halves the compile time of the iteration
-    prev, size, wmax, bound = np.inf, 0.0, 0.0, 0.0
-    nfev, it = 0, 0
-    testing = False  # the residual just evaluated is the convergence test of iteration it
-    while True:
-        residual(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, F)
-        nfev += 1
-        if testing:
-            testing = False
-            if _maxabs(F) <= tol * (0.1 * wmax + 1e-3 * bound):
-                return OK, it, nfev
-            # not converged: this F serves the next iteration
-            if it > 3 and size > prev:
-                return FAILED, it, nfev
-            prev = size
-            if it == max_iter:
-                return FAILED, max_iter, nfev
-        it += 1
-        if not np.isfinite(_maxabs(F)):
-            return FAILED, it, nfev
-        if mode == 2 or (mode == 1 and it == 1):  # mode 1: at the initial w
-            st = factor(x, w, h, u, nb, ns, bdat, rdat, rint, adat, aint, pstart, pbody,
-                        iperm, kl, ku, band, ipiv, Aqi, C, Aoq)
-            if st != OK:
-                return st, it, nfev
-        _solve(F, nb, ns, pstart, pbody, iperm, kl, ku, band, ipiv, Aqi, C, Aoq, dw)
-        for i in range(w.size):
-            w[i] -= dw[i]
-        size = _maxabs(dw)
-        wmax = _maxabs(w)
-        bound = scale + wmax + 1e-300
-        if not np.isfinite(size):
-            return FAILED, it, nfev
-        if frozen:  # linear convergence: down to the round-off floor, then check F
-            if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
-                testing = True
-                continue
-        elif size <= tol * bound or (size >= prev and size <= 1e-8 * bound):
-            return OK, it, nfev
-        if it > 3 and size > prev:
-            return FAILED, it, nfev
-        prev = size
-        if it == max_iter:
-            return FAILED, max_iter, nfev
-
-
-# ---------------------------------------------------------------- many steps per call
-@njit
 def _guess(hist_h: np.ndarray, hist_r: np.ndarray, nh: int, h: float, w0: np.ndarray
            ) -> None:
     """Newton's first guess into ``w0``, as
@@ -1019,17 +957,16 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
     records the failure as the per-step path does) or :data:`NONFINITE` (``w`` and
     ``lam`` hold that step's values)."""
     n = x.size
-    size = w.size
-    k = size - n
-    w0 = np.empty(size)
-    F = np.empty(size)
+    size_w = w.size
+    k = size_w - n
+    w0, F, dw = np.empty(size_w), np.empty(size_w), np.empty(size_w)
     row = 0
     for j in range(t.size):
         hj = h[j]
         u = U[j]
         _guess(hist_h, hist_r, pol[3], hj, w0)
         scale = _maxabs(x)
-        # -------- Newton with the simplified-Newton policy (one call site of newton)
+        # -------- Newton with the simplified-Newton policy (one Newton loop)
         if simplified and pol[1] == 0:
             mode = 0 if pol[0] == 1 and hist_h[3] == hj else 1
         else:
@@ -1041,10 +978,54 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
             w[:] = w0
             if mode == 2:
                 pol[0] = 0  # full Newton overwrites the factors
-            st, it, nfev = newton(mode, x, w, hj, u, tol,
-                                  max_newton if mode == 2 else SIMPLIFIED_ITER, scale, nb, ns,
-                                  bdat, rdat, rint, adat, aint, pstart, pbody, iperm, kl, ku,
-                                  band, ipiv, Aqi, C, Aoq, F)
+            max_iter = max_newton if mode == 2 else SIMPLIFIED_ITER
+            # ---- Newton's iteration, with the convergence tests of
+            # porthamiltonian.simulate.linalg.newton.newton: mode 0 reuses the factors, 1
+            # factors at w0 first, 2 at every iterate (full Newton).  After a converged
+            # simplified solve F holds the residual at the solution (its last test).
+            prev, size, wmax, bound = np.inf, 0.0, 0.0, 0.0
+            st, it, nfev = FAILED, 0, 0
+            testing = False  # the residual just evaluated is the test of iteration `it`
+            while True:
+                residual(x, w, hj, u, nb, ns, bdat, rdat, rint, adat, aint, F)
+                nfev += 1
+                if testing:
+                    testing = False
+                    if _maxabs(F) <= tol * (0.1 * wmax + 1e-3 * bound):
+                        st = OK
+                        break
+                    # not converged: this F serves the next iteration
+                    if (it > 3 and size > prev) or it == max_iter:
+                        break
+                    prev = size
+                it += 1
+                if not np.isfinite(_maxabs(F)):
+                    break
+                if mode == 2 or (mode == 1 and it == 1):
+                    st = factor(x, w, hj, u, nb, ns, bdat, rdat, rint, adat, aint, pstart,
+                                pbody, iperm, kl, ku, band, ipiv, Aqi, C, Aoq)
+                    if st != OK:
+                        break
+                    st = FAILED
+                _solve(F, nb, ns, pstart, pbody, iperm, kl, ku, band, ipiv, Aqi, C, Aoq, dw)
+                for i in range(size_w):
+                    w[i] -= dw[i]
+                size = _maxabs(dw)
+                wmax = _maxabs(w)
+                bound = scale + wmax + 1e-300
+                if not np.isfinite(size):
+                    break
+                if mode != 2:  # linear convergence: to the round-off floor, then test F
+                    if size <= 16 * _EPS * bound or (size <= tol * bound
+                                                     and size >= 0.3 * prev):
+                        testing = True
+                        continue
+                elif size <= tol * bound or (size >= prev and size <= 1e-8 * bound):
+                    st = OK
+                    break
+                if (it > 3 and size > prev) or it == max_iter:
+                    break
+                prev = size
             if st == OK:
                 break
             if mode == 2:
@@ -1074,7 +1055,7 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
             pol[3] += 1
         last = pol[3] - 1
         hist_h[last] = hj
-        for i in range(size):
+        for i in range(size_w):
             hist_r[last, i] = w[i] / hj
         # a simplified solve ended with F at w (its last test); full Newton did not
         sup, dis, dH, res = step_outputs(x, w, hj, u, nb, ns, bdat, rdat, rint, adat, aint,
