@@ -21,7 +21,7 @@ Reported per N:
   and, for reference, with the NumPy step (``engine="numpy"``); our time of
   ``Mechanism.assemble()`` and our whole set-up (assembly, initial state, consistent
   multipliers) are reported separately;
-* the cold compile time of the kernels: the first 5-step run in a fresh process with an
+* the cold compile time (CPU) of the kernels: the first 5-step run in a fresh process with an
   empty kernel cache minus the same run warm (Numba caches the machine code on disk, so
   only the first run on a machine pays it);
 * for small N, the largest distance between the two tips over 1 s, relative to L,
@@ -133,14 +133,14 @@ _COLD = """
 import sys, time
 sys.path.insert(0, {here!r})
 from mechanics_chain_exudyn import ours_run
-t0 = time.perf_counter(); ours_run(2, 5, 1e-3); cold = time.perf_counter() - t0
-t0 = time.perf_counter(); ours_run(2, 5, 1e-3); warm = time.perf_counter() - t0
+t0 = time.process_time(); ours_run(2, 5, 1e-3); cold = time.process_time() - t0
+t0 = time.process_time(); ours_run(2, 5, 1e-3); warm = time.process_time() - t0
 print(cold - warm)
 """
 
 
 def cold_compile() -> float:
-    """Seconds the first run spends compiling the kernels (fresh process, empty cache)."""
+    """CPU seconds the first run spends compiling the kernels (fresh process, empty cache)."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, PORTHAMILTONIAN_CACHE=cache, NUMBA_CACHE_DIR=cache)
         here = os.path.dirname(os.path.abspath(__file__))
