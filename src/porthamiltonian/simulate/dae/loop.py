@@ -10,7 +10,10 @@ Steps of a DAE run (:func:`prepare_dae` and :func:`run_dae`):
 3. fixed steps of at most ``dt`` (default ``(t1 − t0)/1000``; steps land on ``t1`` and
    on ``t_eval``) of the structure-preserving midpoint / discrete-gradient step
    (:mod:`.midpoint`; a step whose Newton iteration fails is halved, down to
-   ``dt·2⁻¹⁰``), or the whole run handed to SUNDIALS IDA (:mod:`.ida`);
+   ``dt·2⁻¹⁰``), or the whole run handed to SUNDIALS IDA (:mod:`.ida`); a stepper
+   with ``advance`` (a model's compiled step, :mod:`.blocks`) takes the steps in blocks,
+   one call each, and the block's saved points are recorded together — a step whose
+   Newton iteration fails ends its block and is halved on its own;
 4. at every saved point of a model with algebraic states, those states are made
    consistent again (the step equations hold at midpoints; the algebraic components
    at the grid points carry no energy, :math:`\nabla H^\top N = z^\top E N = 0`).
