@@ -308,6 +308,20 @@ def _velocity(W: np.ndarray, T: np.ndarray, e0: int, e1: int) -> float:
     return s
 
 
+@njit
+def _velocity_gradient(T: np.ndarray, dW: np.ndarray, e0: int, e1: int, nb: int,
+                       gw: np.ndarray) -> None:
+    """``gw`` = ∂(colᵀ w)/∂q at fixed twists: the two ends' twists against the derivative
+    of the wrench column (ground ends, ``e ≥ nb``, contribute nothing)."""
+    gw[:] = 0.0
+    for side in range(2):
+        e = e0 if side == 0 else e1
+        if e < nb:
+            for c in range(6):
+                for q in range(gw.size):
+                    gw[q] += T[e, c] * dW[side, c, q]
+
+
 # ---------------------------------------------------------------- residual
 @njit
 def residual(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: int,
@@ -621,13 +635,7 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
         e0, e1 = rint[r, 0], rint[r, 1]
         lam = w[n + r] / h
         orow = 6 * nb + ns + r
-        gw[:] = 0.0
-        for side in range(2):
-            e = e0 if side == 0 else e1
-            if e < nb:
-                for c in range(6):
-                    for q in range(gw.size):
-                        gw[q] += T[e, c] * dW[side, c, q]
+        _velocity_gradient(T, dW, e0, e1, nb, gw)
         for side in range(2):
             e = e0 if side == 0 else e1
             if e >= nb:
@@ -659,13 +667,7 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
         coef = u[a] - damp * v
         if sp >= 0:
             coef -= adat[a, 16] * (xm[18 * nb + sp] - adat[a, 17])
-        gw[:] = 0.0
-        for side in range(2):
-            e = e0 if side == 0 else e1
-            if e < nb:
-                for c in range(6):
-                    for q in range(gw.size):
-                        gw[q] += T[e, c] * dW[side, c, q]
+        _velocity_gradient(T, dW, e0, e1, nb, gw)
         for side in range(2):
             e = e0 if side == 0 else e1
             if e >= nb:
