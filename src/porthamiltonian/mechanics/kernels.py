@@ -322,6 +322,19 @@ def _velocity_gradient(T: np.ndarray, dW: np.ndarray, e0: int, e1: int, nb: int,
                     gw[q] += T[e, c] * dW[side, c, q]
 
 
+@njit
+def _wrench_times_inverse_mass(W: np.ndarray, side: int, bdat: np.ndarray, e: int,
+                               out: np.ndarray) -> None:
+    """``out`` = W[side]ᵀ M_e⁻¹: one end's wrench column through body ``e``'s inverse
+    mass matrix (stored in ``bdat[e, :36]``)."""
+    Minv = bdat[e, :36].reshape(6, 6)
+    for c in range(6):
+        t = 0.0
+        for j in range(6):
+            t += W[side, j] * Minv[j, c]
+        out[c] = t
+
+
 # ---------------------------------------------------------------- residual
 @njit
 def residual(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns: int,
@@ -629,7 +642,7 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
     dW = np.empty((2, 6, 24))
     sc, dsc = np.empty((6, 3)), np.empty((6, 3, 24))
     gw = np.empty(24)
-    WM = np.empty(6)
+    WM, WM2 = np.empty(6), np.empty(6)
     for r in range(k):
         _con_wrench(r, pos, rot, nb, rdat, rint, W, dW, nb >= 0, sc, dsc)
         e0, e1 = rint[r, 0], rint[r, 1]
@@ -640,14 +653,11 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
             e = e0 if side == 0 else e1
             if e >= nb:
                 continue
-            Minv = bdat[e, :36].reshape(6, 6)
             for c in range(6):  # −B column, ½ Bᵀ D_z row
                 ok &= _put(band, kl, ku, iperm, 6 * e + c, orow, -W[side, c])
+            _wrench_times_inverse_mass(W, side, bdat, e, WM)
             for c in range(6):
-                t = 0.0
-                for j in range(6):
-                    t += W[side, j] * Minv[j, c]
-                ok &= _put(band, kl, ku, iperm, orow, 6 * e + c, 0.5 * t)
+                ok &= _put(band, kl, ku, iperm, orow, 6 * e + c, 0.5 * WM[c])
             for side2 in range(2):
                 e2 = e0 if side2 == 0 else e1
                 if e2 >= nb:
@@ -672,12 +682,7 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
             e = e0 if side == 0 else e1
             if e >= nb:
                 continue
-            Minv = bdat[e, :36].reshape(6, 6)
-            for c in range(6):
-                t = 0.0
-                for j in range(6):
-                    t += W[side, j] * Minv[j, c]
-                WM[c] = t
+            _wrench_times_inverse_mass(W, side, bdat, e, WM)
             for side2 in range(2):
                 e2 = e0 if side2 == 0 else e1
                 if e2 >= nb:
@@ -688,11 +693,9 @@ def _assemble(x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, nb: int, ns
                         Aoq[p, q] -= hh * (coef * dW[side, c, 12 * side2 + q]
                                            - damp * W[side, c] * gw[12 * side2 + q])
                 # +h/2 R D_z: c W_i (W_jᵀ M_j⁻¹)
-                Minv2 = bdat[e2, :36].reshape(6, 6)
+                _wrench_times_inverse_mass(W, side2, bdat, e2, WM2)
                 for c2 in range(6):
-                    t = 0.0
-                    for j in range(6):
-                        t += W[side2, j] * Minv2[j, c2]
+                    t = WM2[c2]
                     for c in range(6):
                         ok &= _put(band, kl, ku, iperm, 6 * e + c, 6 * e2 + c2,
                                    hh * damp * W[side, c] * t)
