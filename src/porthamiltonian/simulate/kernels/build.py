@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,8 @@ _NAMES = tuple(_SIGNATURES)
 # for every model); Numba calls that feature experimental at every compilation
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 _LOADED: dict[str, tuple[Any, ...]] = {}
+#: (model module, method kind, stages, inputs) already warmed up in this process
+_WARMED: set[tuple[Path, int, int, int]] = set()
 
 
 @dataclass
@@ -64,12 +66,12 @@ class Kernels:
     path: Path
     #: seconds spent compiling (or loading from the on-disk caches) so far
     compile_time: float = 0.0
-    warmed: set[tuple[int, int, int]] = field(default_factory=set)
 
     def warm_up(self, kind: int, n: int, m: int, stages: int) -> None:
         """Compile (or load) the steps for these argument types now — a block of zero
         steps is enough — so that the run time excludes it."""
-        if (kind, stages, m) in self.warmed:
+        key = (self.path, kind, stages, m)
+        if key in _WARMED:  # a Kernels is made per run; the compiled code is per process
             return
         t0 = time.perf_counter()
         N = n * stages
@@ -87,7 +89,7 @@ class Kernels:
         steps.points(self.fns, np.zeros((0, n)), np.zeros((0, m)), self.parameters,
                      np.zeros((0, m)), z, z, z, z)
         self.compile_time += time.perf_counter() - t0
-        self.warmed.add((kind, stages, m))
+        _WARMED.add(key)
         marker = steps_marker()
         if not marker.exists():
             marker.parent.mkdir(parents=True, exist_ok=True)
