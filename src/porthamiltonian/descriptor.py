@@ -43,6 +43,7 @@ from . import _matrices as mx
 from .errors import ModelError, NoExplicitFormError, StructureError
 from .naming import check_names
 from .phs import MATRIX_NAMES, PHS, _read_only
+from .quantities import Quantities
 from .sealed import Sealed
 from .structure import check_symmetric
 
@@ -107,6 +108,7 @@ class DescriptorPHS(Sealed):
         parameters: Mapping[str, Any] | None = None,
         name: str = "",
         check: bool = True,
+        quantities: Quantities | None = None,
     ) -> None:
         # The (J, R, G, P, M, S, H) part is a PHS in the effort variables: reuse its checks.
         self.core = PHS(J, R, G, P, M, S, hamiltonian=hamiltonian, Q=Q, states=states,
@@ -118,6 +120,8 @@ class DescriptorPHS(Sealed):
         kind = self.core.kind
         self.kind = kind
         self.name = name
+        #: physical meaning of the variables (an annotation, :mod:`..quantities`)
+        self.quantities = quantities
         symbolic = kind == "symbolic"
         eye = sp.ImmutableMatrix(sp.eye(n)) if symbolic else _read_only(np.eye(n))
         self.E = eye if E is None else (
@@ -273,6 +277,8 @@ class DescriptorPHS(Sealed):
         Raises :class:`NoExplicitFormError` explaining why when neither applies.
         """
         sys, B = self._invert_E()
+        if self.quantities is not None:  # an annotation (never compiled): safe on the core
+            sys.quantities = self.quantities
         if self.n_constraints == 0:
             self.reduction = "no constraint; E inverted" if not self._is_eye() else "nothing"
             return sys
@@ -389,6 +395,7 @@ class DescriptorPHS(Sealed):
             f"{', '.join(sys.states[i] for i in keep) or 'no state'}"
         )
         red.reduction = self.reduction  # type: ignore[attr-defined]
+        red.quantities = _eliminated_quantities(self.quantities, sys, keep, el, V, Q)
         return red
 
     def _redundant_msg(self, rank: int) -> str:
@@ -400,3 +407,46 @@ class DescriptorPHS(Sealed):
     def __repr__(self) -> str:
         return (f"<DescriptorPHS {self.name!r}: {len(self.states)} states, "
                 f"{self.n_constraints} constraints, {len(self.inputs)} ports, {self.kind}>")
+
+
+#: above this many kept states the eliminated storages get no observables (each would be
+#: a dense expression in every kept state)
+_OBSERVE_UP_TO = 200
+
+
+def _eliminated_quantities(q: Quantities | None, sys: PHS, keep: list[int], el: list[int],
+                           V: Any, Q: Any) -> Quantities | None:
+    r"""The annotation after eliminating the states ``el``: the kept states' entries and,
+    for each eliminated state :math:`x_i = V_{i,:}\xi`, two observables in the kept
+    states :math:`\xi` — the state itself and its co-energy
+    :math:`e_i = (Q V \xi)_i` (the speed of a merged inertia, the voltage of a
+    capacitor in parallel with another)."""
+    from .quantities import GENERIC, Observable, StateInfo
+
+    if len(keep) > _OBSERVE_UP_TO:
+        return q.restrict([sys.states[i] for i in keep], [*sys.inputs, *sys.outputs]) if q else q
+    xi = sp.Matrix([sp.Symbol(sys.states[i], real=True) for i in keep])
+    Vm = sp.Matrix(V) if not isinstance(V, sp.MatrixBase) else V
+    Qm = sp.Matrix(mx.to_dense(Q)) if not isinstance(Q, sp.MatrixBase) else sp.Matrix(Q)
+    x_full = Vm * xi
+    e_full = Qm * x_full
+    states = dict(q.states) if q else {}
+    extra: list[Observable] = []
+    kept = {sys.states[i] for i in keep}
+    for i, name in enumerate(sys.states):
+        info = states.get(name) or StateInfo(name, GENERIC.displacement, GENERIC.effort,
+                                             f"dH/d{name}")
+        if i in el:
+            extra.append(Observable(name, info.quantity, expr=x_full[i], role="state",
+                                    element=info.element,
+                                    description=f"{name}, eliminated: reconstructed from "
+                                                "the kept states"))
+        # the kept states' co-energies too: ∂H_r/∂ξ is not the physical effort/flow
+        extra.append(Observable(info.coenergy_name, info.coenergy, expr=sp.expand(e_full[i]),
+                                role="coenergy", element=info.element,
+                                description=f"∂H/∂{name} of the storage before the "
+                                            "elimination"))
+    states = {s: v for s, v in states.items() if s in kept}
+    base = q if q is not None else Quantities()
+    return Quantities(states, dict(base.ports), (*base.observables, *extra), base.shown_only)
+

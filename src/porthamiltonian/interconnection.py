@@ -34,6 +34,7 @@ from . import _matrices as mx
 from .errors import ModelError
 from .naming import resolve
 from .phs import PHS
+from .quantities import Quantities
 
 
 def _port_positions(sys: PHS, selector: str, which: str) -> list[int]:
@@ -211,12 +212,20 @@ def _from_T(
     params = {**sys1.parameters, **sys2.parameters}
     states = list(sys1.states) + list(sys2.states)
     name = f"{sys1.name or 'sys1'}*{sys2.name or 'sys2'}"
+    quantities = _joined_quantities((sys1, sys2), inputs + outputs)
     if kind == "symbolic":
         H = sys1.hamiltonian + sys2.hamiltonian
         return PHS(**mats, hamiltonian=H, states=states, inputs=inputs, outputs=outputs,
-                   parameters=params, name=name)
+                   parameters=params, name=name, quantities=quantities)
     Q = _block_diag([_as_kind(s.Q, kind) for s in (sys1, sys2)], kind)
-    return PHS(**mats, Q=Q, states=states, inputs=inputs, outputs=outputs, name=name)
+    return PHS(**mats, Q=Q, states=states, inputs=inputs, outputs=outputs, name=name,
+               quantities=quantities)
+
+
+def _joined_quantities(systems: Sequence[PHS], ports: list[str]) -> Quantities | None:
+    """The systems' annotations together, without the ports closed by the connection."""
+    q = Quantities.merge(s.quantities for s in systems)
+    return q.restrict(q.states, ports) if q is not None else None
 
 
 def _check_unique(names: list[str], what: str) -> None:
@@ -251,13 +260,14 @@ def parallel(*systems: PHS) -> PHS:
         mats[k] = _block_diag(blocks, kind)
     params = {k: v for sys in systems for k, v in sys.parameters.items()}
     name = "+".join(sys.name or "sys" for sys in systems[:3]) + ("…" if len(systems) > 3 else "")
+    quantities = Quantities.merge(sys.quantities for sys in systems)
     if kind == "symbolic":
         H = sp.Add(*[sys.hamiltonian for sys in systems])
         return PHS(**mats, hamiltonian=H, states=states, inputs=inputs, outputs=outputs,
-                   parameters=params, name=name, check=False)
+                   parameters=params, name=name, check=False, quantities=quantities)
     Q = _block_diag([_as_kind(sys.Q, kind) for sys in systems], kind)
     return PHS(**mats, Q=Q, states=states, inputs=inputs, outputs=outputs, name=name,
-               check=False)
+               check=False, quantities=quantities)
 
 
 def _as_kind(A: Any, kind: str) -> Any:

@@ -40,6 +40,7 @@ from . import _matrices as mx
 from .compiled import NumericPHS, PowerBalance, SymbolicSource
 from .errors import ModelError
 from .naming import check_names, parameter_values
+from .quantities import Quantities
 from .sealed import Sealed
 from .serialize import MATRIX_NAMES, phs_arguments, phs_to_dict, phs_to_latex
 from .structure import DEFAULT_TOL, check_psd, check_skew, check_symmetric
@@ -84,6 +85,10 @@ class PHS(Sealed):
         :class:`~porthamiltonian.errors.StructureError` naming the block and the entry.
     tol : float
         Relative tolerance of the numeric checks.
+    quantities : Quantities, optional
+        What the states, ports and derived series mean physically (kinds, SI units,
+        co-energy names; :mod:`porthamiltonian.quantities`).  Front-ends set it; results
+        use it for names, units and plots.
 
     A system is *symbolic* when any matrix or the Hamiltonian is a SymPy object; it is
     then evaluated numerically through functions compiled once (:meth:`compile`).  A
@@ -138,6 +143,7 @@ class PHS(Sealed):
         name: str = "",
         check: bool = True,
         tol: float = DEFAULT_TOL,
+        quantities: Quantities | None = None,
     ) -> None:
         given = {"J": J, "R": R, "G": G, "P": P, "M": M, "S": S}
         if hamiltonian is not None and Q is not None:
@@ -145,6 +151,9 @@ class PHS(Sealed):
         n, m = _infer_sizes(given, Q, states, inputs)
         self.name = name
         self.tol = tol
+        #: physical meaning of the variables (kinds, units, co-energy names, observables);
+        #: an annotation: it does not enter the compiled form
+        self.quantities = quantities
         default_states = [f"x{i}" for i in range(n)]
         state_names = [str(s) for s in states] if states is not None else default_states
         self.states = check_names(state_names, "states")
@@ -527,6 +536,12 @@ class PHS(Sealed):
             inputs=ren(self.inputs, inputs),
             outputs=ren(self.outputs, outputs),
         )
+        if self.quantities is not None:
+            table = {**dict(zip(self.states, new_states, strict=True)),
+                     **dict(zip(self.inputs, new.inputs, strict=True)),
+                     **dict(zip(self.outputs, new.outputs, strict=True))}
+            new.__dict__["quantities"] = self.quantities.rename(
+                lambda s: table.get(s, f"{prefix}{s}" if prefix else s), table)
         return new
 
     def _replace(self, **changes: Any) -> PHS:

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import SimulationError
 from .options import SimulationOptions
+from .output.variables import Observer
 from .problem.problem import build_problem, problem_kind
 from .registry import resolve_method
 
@@ -93,4 +95,17 @@ def simulate(
         option_values["dt"] = dt
     opts = SimulationOptions.build(options, **option_values)
     cls = resolve_method(method, problem_kind(system))  # before compiling: fail fast
-    return cls.solve(build_problem(system, t_span, x0, u, opts), opts)
+    try:
+        res = cls.solve(build_problem(system, t_span, x0, u, opts), opts)
+    except SimulationError as err:
+        if getattr(err, "partial", None) is not None:
+            _observe(err.partial, system)
+        raise
+    return _observe(res, system)
+
+
+def _observe(res: Any, system: Any) -> Any:
+    """Give ``res`` the model's name and its physical variables (co-energies, units)."""
+    res.model = str(getattr(system, "name", "") or "")
+    res.observer = Observer(system)
+    return res

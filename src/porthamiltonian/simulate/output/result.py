@@ -51,19 +51,75 @@ class SimulationResult:
     t_events: list[np.ndarray] = field(default_factory=list)
     #: states at the event times, one ``(k, n)`` array per event function
     x_events: list[np.ndarray] = field(default_factory=list)
+    #: the model's name
+    model: str = ""
+    #: the physical variables of the model (:class:`.variables.Observer`), set by simulate
+    observer: Any = field(default=None, repr=False, compare=False)
 
     def __getitem__(self, name: str) -> np.ndarray:
-        """The series of the state, input or output called ``name`` (or ``"t"``, ``"H"``)."""
+        """The series called ``name``: a state, input or output, a co-energy
+        (``"L1.i"``, ``"dH/dx0"``), an observable of the model (a merged storage's
+        speed, a joint angle), or ``"t"``, ``"H"``, a power.  :attr:`variables` lists
+        them all with their units."""
         for names, data in ((self.states, self.x), (self.inputs, self.u), (self.outputs, self.y)):
             if name in names:
                 return data[:, names.index(name)]
         if name in ("t", "H", "power_residual", "stored", "supplied", "dissipated"):
             return getattr(self, name)
+        derived = self.__dict__.setdefault("_derived", {})
+        if name in derived:
+            return derived[name]
+        val = self._observer().evaluate(self, name)
+        if val is not None:
+            derived[name] = val
+            return val
         raise KeyError(
-            f"{name!r} is not a state, input or output; states: {', '.join(self.states)}; "
+            f"{name!r} is not a variable of this result; states: {', '.join(self.states)}; "
             f"inputs: {', '.join(self.inputs) or '(none)'}; outputs: "
-            f"{', '.join(self.outputs) or '(none)'}"
+            f"{', '.join(self.outputs) or '(none)'}; shown: "
+            f"{', '.join(self.shown) or '(none)'} (res.variables lists all)"
         )
+
+    def _observer(self) -> Any:
+        if self.observer is None:
+            from .variables import Observer
+
+            self.observer = Observer(None)
+        return self.observer
+
+    @property
+    def variables(self) -> list[Any]:
+        """Every series by name with its role, kind and SI unit
+        (:class:`.variables.Variable`), in display order."""
+        return self._observer().variables(self)
+
+    @property
+    def shown(self) -> list[str]:
+        """The names a summary and the default plot show (co-energies, joint angles …)."""
+        return self._observer().shown(self)
+
+    def variable(self, name: str) -> Any:
+        """The :class:`.variables.Variable` called ``name`` (its kind and unit)."""
+        for v in self.variables:
+            if v.name == name:
+                return v
+        raise KeyError(f"{name!r} is not a variable of this result")
+
+    def unit(self, name: str) -> str:
+        """SI unit of the series ``name`` (``""`` when unknown or dimensionless)."""
+        return self.variable(name).unit
+
+    def coenergy(self, what: str) -> np.ndarray:
+        """Co-energy series of a state or a storage element: ``res.coenergy("L1")`` is
+        the inductor's current, ``res.coenergy("load")`` the load's speed."""
+        return self[self._observer().coenergy_of(self, what)]
+
+    def __repr__(self) -> str:
+        head = f"SimulationResult({self.model or 'model'!s}, {self.method}, " \
+               f"{len(self.t)} points, t = {self.t[0]:.4g} … {self.t[-1]:.4g} s" \
+               if len(self.t) else f"SimulationResult({self.method}, empty"
+        return (f"{head}, {len(self.states)} states, {len(self.inputs)} inputs, "
+                f"{'success' if self.success else 'failed: ' + self.message})")
 
     def __len__(self) -> int:
         return int(self.t.size)
