@@ -6,6 +6,7 @@ Facts about which modules get imported, checked in a fresh interpreter — never
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
@@ -75,7 +76,8 @@ def test_public_names_resolve_lazily():
         "from porthamiltonian import PHS, simulate\n"
         "import porthamiltonian.simulate.registry\n"  # binds the subpackage on the root
         "print(json.dumps({'sympy': 'sympy' in sys.modules,\n"
-        "                  'simulate': ph.simulate is simulate and callable(ph.simulate),\n"
+        "                  'simulate': ph.simulate is simulate and callable(ph.simulate)\n"
+        "                              and ph.simulate.SimulationOptions is not None,\n"
         "                  'PHS': ph.PHS is PHS and PHS.__module__,\n"
         "                  'all': [n for n in ph.__all__ if not hasattr(ph, n)]}))")
     assert names == {"sympy": True, "simulate": True, "PHS": "porthamiltonian.phs",
@@ -85,7 +87,12 @@ def test_public_names_resolve_lazily():
 def test_dir_and_all():
     assert set(porthamiltonian.__all__) <= set(dir(porthamiltonian))
     assert {"io", "simulate", "bondgraph", "mechanics"} <= set(dir(porthamiltonian))
-    assert porthamiltonian.simulate.__module__ == "porthamiltonian.simulate.run"
+    # the subpackage is callable: the function and the package are one public name
+    assert porthamiltonian.simulate.__name__ == "porthamiltonian.simulate"
+    assert porthamiltonian.simulate.simulate.__module__ == "porthamiltonian.simulate.run"
+    assert "x0" in str(inspect.signature(porthamiltonian.simulate))
+    assert "annotations" not in dir(porthamiltonian)
+    assert not {"PackageNotFoundError", "annotations"} & set(porthamiltonian.__all__)
     assert isinstance(porthamiltonian.__version__, str)
     with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
         porthamiltonian.nonexistent  # noqa: B018

@@ -10,8 +10,6 @@ work as if the names were imported here (docs/cli.md, "Start-up").
 
 from __future__ import annotations
 
-import sys as _sys
-import types as _types
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the names of __all__, for type checkers and the import graph
@@ -102,29 +100,9 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     """The public names and the subpackages, loaded or not (not the helpers here)."""
     here = {n for n in globals() if n.startswith("__") or not n.startswith("_")}
-    return sorted((here - {"TYPE_CHECKING"}) | set(__all__) | _SUBPACKAGES)
+    return sorted((here - {"TYPE_CHECKING", "annotations"}) | set(__all__) | _SUBPACKAGES)
 
 
-class _Root(_types.ModuleType):
-    """The package module, with one property: ``porthamiltonian.simulate`` is the function
-    :func:`porthamiltonian.simulate.simulate`, though the subpackage of the same name is
-    bound here by the import system whenever it is first imported (for example by
-    ``import porthamiltonian.simulate.registry``)."""
-
-    @property
-    def simulate(self) -> Any:
-        from .simulate import simulate
-
-        return simulate
-
-    @simulate.setter
-    def simulate(self, value: Any) -> None:
-        # the import system binding the subpackage: the public name stays the function
-        # (``sys.modules["porthamiltonian.simulate"]`` is the subpackage)
-        pass
-
-
-_sys.modules[__name__].__class__ = _Root
 
 __all__ = [
     "__version__",

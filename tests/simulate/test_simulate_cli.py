@@ -67,7 +67,7 @@ def test_summary_without_out(tmp_path):
     (tmp_path / "model.yaml").write_text(MODEL)
     res = _run(str(tmp_path / "model.yaml"), "--t-end", "0.1")
     assert res.returncode == 0, res.stderr
-    assert "final state" in res.stdout and "power residual" in res.stdout
+    assert "final values" in res.stdout and "power residual" in res.stdout
     # which engine ran and why: a linear model is the LTI block stepper's
     assert "engine: NumPy (linear model" in res.stdout
 

@@ -46,6 +46,8 @@ def run_command(args: argparse.Namespace) -> int:
     if method is not None and method not in METHODS:
         raise ModelError(f"unknown method {method!r}; choose one of "
                          f"{', '.join(METHODS)}")
+    if getattr(args, "plot_vars", None) and not args.plot:
+        raise ModelError("--plot-vars chooses what --plot draws: give --plot FILE.png too")
     if args.save_every < 1:
         raise ModelError(f"--save-every must be a positive integer, got {args.save_every}")
     model = load_model(args.model)
@@ -75,10 +77,15 @@ def run_command(args: argparse.Namespace) -> int:
     if args.out and stream is None:
         _write(res, args.out, names)
     if args.plot:
-        res.plot(args.plot)
+        res.plot(args.plot, vars=_plot_vars(args))
     if not args.out:
         print(summary(res, names))
     return 0
+
+
+def _plot_vars(args: argparse.Namespace) -> list[str] | None:
+    names = getattr(args, "plot_vars", None)
+    return [n.strip() for n in names.split(",") if n.strip()] if names else None
 
 
 def _write(res: SimulationResult, path: str, events: list[str] | None = None) -> None:
@@ -101,9 +108,9 @@ def event_table(res: SimulationResult, events: list[str]) -> dict[str, Any]:
 
 
 def summary(res: SimulationResult, events: list[str] | None = None) -> str:
-    """Final state, energy change, the largest power residual and the event times, in a
-    few lines."""
-    final = ", ".join(f"{s} = {v:.6g}" for s, v in zip(res.states, res.x[-1], strict=True))
+    """Final values of the physical variables (with units), energy change, the largest
+    power residual and the event times, in a few lines."""
+    final = final_values(res)
     dH = res.H[-1] - res.H[0]
     lines = [f"  event {name}: " + (", ".join(f"t = {t:.9g} s" for t in te[:10])
                                    + (f", … ({te.size} in all)" if te.size > 10 else "")
@@ -113,7 +120,7 @@ def summary(res: SimulationResult, events: list[str] | None = None) -> str:
         f"{res.method}: {res.nsteps} steps, t = {res.t[0]:g} … {res.t[-1]:g} s",
         *([f"  {res.extra['method_choice']}"] if "method_choice" in res.extra else []),
         *_engine_line(res.extra),
-        f"  final state: {final}",
+        f"  final values: {final}",
         f"  energy: H = {res.H[0]:.6g} J → {res.H[-1]:.6g} J (change {dH:.6g} J; "
         f"supplied {np.sum(res.work_supplied):.6g} J, dissipated "
         f"{np.sum(res.work_dissipated):.6g} J)",
@@ -121,6 +128,24 @@ def summary(res: SimulationResult, events: list[str] | None = None) -> str:
         f"{res.extra.get('max_abs_power_residual', np.max(np.abs(res.power_residual))):.3g} J",
         *lines,
     ])
+
+
+#: at most this many final values in the summary
+_SUMMARY_VALUES = 16
+
+
+def final_values(res: SimulationResult) -> str:
+    """``"L1.i = 0.12 A, C1.v = 3.2 V"``: the shown variables at the last saved point
+    (the states when the model shows nothing else), with their units."""
+    names = list(res.shown) or list(res.states)
+    units = {v.name: v.unit for v in res.variables}
+    parts = []
+    for name in names[:_SUMMARY_VALUES]:
+        unit = units.get(name, "")
+        parts.append(f"{name} = {float(res[name][-1]):.6g}" + (f" {unit}" if unit else ""))
+    if len(names) > _SUMMARY_VALUES:
+        parts.append(f"… ({len(names)} in all; --out writes every series)")
+    return ", ".join(parts)
 
 
 def _engine_line(extra: dict) -> list[str]:

@@ -20,6 +20,10 @@ See ``docs/simulation.md`` and ``docs/simulation-dae.md``.
 
 from __future__ import annotations
 
+import sys as _sys
+import types as _types
+from typing import Any as _Any
+
 from ..compiled.affine import AffineMatrix
 from ..functional import FunctionPHS
 from ._moved import install as _install_moved
@@ -36,6 +40,23 @@ from .problem.tabulated import Tabulated
 from .registry import METHODS, register_method
 from .run import simulate
 
+
+class _CallablePackage(_types.ModuleType):
+    """The package is also the function: ``porthamiltonian.simulate(system, …)`` runs
+    :func:`.run.simulate`, and ``porthamiltonian.simulate.SimulationOptions`` is still
+    the package's name (one object, so neither shadows the other)."""
+
+    def __call__(self, *args: _Any, **kwargs: _Any) -> _Any:
+        return simulate(*args, **kwargs)
+
+    @property
+    def __signature__(self) -> _Any:  # help() and IDEs show simulate()'s parameters
+        import inspect
+
+        return inspect.signature(simulate)
+
+
+_sys.modules[__name__].__class__ = _CallablePackage
 _install_moved()  # the flat module paths of the last release still import, with a warning
 
 __all__ = ["simulate", "SimulationResult", "DAEResult", "SimulationOptions", "METHODS",

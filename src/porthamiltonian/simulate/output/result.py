@@ -178,12 +178,15 @@ class SimulationResult:
         """Write :meth:`to_dict` as JSON."""
         pathlib.Path(path).write_text(json.dumps(self.to_dict()), encoding="utf-8")
 
-    def plot(self, path: str | pathlib.Path | None = None) -> Any:
-        """Figure with states, outputs, energy and power balance on shared time axes.
+    def plot(self, path: str | pathlib.Path | None = None,
+             vars: Any = None) -> Any:  # noqa: A002 — the public keyword
+        """Figure: one panel per quantity kind with its unit (the :attr:`shown`
+        variables, or the names in ``vars``), the inputs, the energy with its balance and
+        the powers, on shared time axes (:mod:`.plot`).
 
-        Uses Matplotlib's Agg backend when none is chosen; saves to ``path`` if given.
+        Uses Matplotlib's Agg canvas (never opens a window); saves to ``path`` if given.
         Returns the :class:`matplotlib.figure.Figure`.
         """
         from .plot import plot_result
 
-        return plot_result(self, path)
+        return plot_result(self, path, vars)
