@@ -177,3 +177,23 @@ def test_interconnection_through_a_random_dirac_structure_is_lossless(plant, see
     pb = sys.power_balance(x, u)
     scale = 1 + abs(pb.stored) + abs(pb.supplied) + abs(pb.dissipated)
     assert abs(pb.residual) < 1e-10 * scale
+
+
+def test_junction_ports_count_power_into_the_junction():
+    """docs/getting-started.md, "Conventions": two capacitors on a 1-junction with an
+    external port; the port's flow enters the junction, so the capacitors discharge with
+    it, the output is −(v1 + v2), and uᵀy is dH/dt."""
+    from porthamiltonian import DiracStructure, interconnect
+
+    c1 = PHS(G=[[1.0]], Q=[[1 / 2.0]], states=["q1"], inputs=["i1"], outputs=["v1"])
+    c2 = PHS(G=[[1.0]], Q=[[1 / 3.0]], states=["q2"], inputs=["i2"], outputs=["v2"])
+    series = interconnect(DiracStructure.junction1(["a", "b", "ext"]), [c1, c2],
+                          [("i1", "a"), ("i2", "b")])
+    assert series.port_kinds == {"ext": "flow"}
+    x, f_ext = np.array([0.4, -0.9]), 0.7
+    v1, v2 = x[0] / 2.0, x[1] / 3.0
+    num = series.compile()
+    np.testing.assert_allclose(num.rhs(x, [f_ext]), [-f_ext, -f_ext], atol=1e-15)
+    np.testing.assert_allclose(num.output(x, [f_ext]), [-(v1 + v2)], atol=1e-15)
+    dH = v1 * -f_ext + v2 * -f_ext
+    assert f_ext * num.output(x, [f_ext])[0] == pytest.approx(dH, abs=1e-15)
