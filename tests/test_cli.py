@@ -22,8 +22,9 @@ def test_version_and_help(capsys):
         main(["--version"])
     assert exc.value.code == 0
     assert __version__ in capsys.readouterr().out
-    assert main([]) == 0
-    assert "validate" in capsys.readouterr().out
+    assert main([]) == 2  # no command: a usage error, naming the commands
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("error: no command given") and "validate" in err[-1]
 
 
 def test_usage_errors_are_one_line_exit_2():

@@ -66,9 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "command", None):
-        parser.print_help()
-        return 0
+    if not getattr(args, "command", None):  # a command is required: say so, as argparse does
+        parser.print_usage(sys.stderr)
+        names = ", ".join(c.name for c in COMMANDS)
+        print(f"error: no command given; choose one of {names} (porthamiltonian --help "
+              "explains them; porthamiltonian demo runs the main example)", file=sys.stderr)
+        return EXIT_USER_ERROR
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)

@@ -74,6 +74,9 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
                    help="save every N-th step (and the last); default 1")
     p.add_argument("--out", help="write the time series to FILE.csv (streamed) or FILE.json")
     p.add_argument("--plot", help="save a plot (PNG/SVG/PDF)")
+    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+                   help="most steps the run may take (default 1e8; longer runs are refused "
+                        "before they start)")
     p.add_argument("--plot-vars", metavar="NAMES",
                    help="comma-separated variables to plot (e.g. L1.i,C1.v; default: the "
                         "co-energies, or a mechanism's joint angles and rates)")

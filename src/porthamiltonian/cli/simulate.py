@@ -53,7 +53,9 @@ def run_command(args: argparse.Namespace) -> int:
     model = load_model(args.model)
     system = simulation_system(model)
     run = simulation_arguments(model, system, t_end=args.t_end)
-    run.update({k: v for k, v in (("method", method), ("dt", args.dt)) if v is not None})
+    run.update({k: v for k, v in (("method", method), ("dt", args.dt),
+                                  ("max_steps", getattr(args, "max_steps", None)))
+                if v is not None})
     # a CSV file is streamed, unless the plot needs the series or the system is a DAE
     # (whose driver keeps the multipliers beside the series)
     stream = args.out if args.out and args.out.lower().endswith(".csv") and not args.plot \

@@ -25,8 +25,13 @@ option                    default     meaning
 ``first_step``            ``None``    first adaptive step (s); ``None``: estimated
 ``modulation``            ``None``    ``{parameter: piecewise-constant signal}``
 ``events``                ``None``    ``g(t, x)`` or a list of them (zero crossings)
-``progress``              ``None``    ``progress(t)`` called after every step
+``progress``              ``None``    ``progress(t)`` called after every step; ``True``
+                                      or ``"tqdm"``: a tqdm bar (terminal and Jupyter)
 ``stream``                ``None``    CSV file receiving every saved point
+``max_steps``             10⁸         most steps a run may take: a fixed-step run that
+                                      needs more is refused before it starts, an
+                                      adaptive one stops with a ``SimulationError``
+                                      (partial results kept); raise it for longer runs
 ``engine``                ``"auto"``  ``"compiled"`` (Numba kernels generated from the
                                       model), ``"numpy"``, or ``"auto"``: compiled where
                                       the model and method allow it (docs: "The engine")
@@ -57,6 +62,8 @@ DEFAULT_NEWTON_TOL = 1e-12
 MAX_HALVINGS = 10
 #: values of the ``engine`` option
 ENGINES = ("auto", "compiled", "numpy")
+#: default ``max_steps``: 10⁸ steps is minutes to hours of computing and GBs of output
+MAX_STEPS = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -75,9 +82,10 @@ class SimulationOptions:
     first_step: float | None = None
     modulation: Mapping[str, Any] | None = field(default=None, compare=False)
     events: Any = field(default=None, compare=False)
-    progress: Callable[[float], None] | None = field(default=None, compare=False)
+    progress: Callable[[float], None] | bool | str | None = field(default=None, compare=False)
     stream: str | pathlib.Path | None = None
     engine: str = "auto"
+    max_steps: int = MAX_STEPS
 
     def __post_init__(self) -> None:
         def put(name: str, value: Any) -> None:  # normalize inside a frozen dataclass
@@ -115,11 +123,19 @@ class SimulationOptions:
             value = getattr(self, name)
             if value is not None and not _number(name, value) > 0:
                 raise ModelError(f"{name} must be a positive number of seconds, got {value!r}")
+        if isinstance(self.max_steps, bool) or not isinstance(self.max_steps, (int, float)) \
+                or self.max_steps != int(self.max_steps) or int(self.max_steps) < 1:
+            raise ModelError(f"max_steps must be a positive integer, got {self.max_steps!r}")
+        put("max_steps", int(self.max_steps))
         if self.engine not in ENGINES:
             raise ModelError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got "
                              f"{self.engine!r}")
-        if self.progress is not None and not callable(self.progress):
-            raise ModelError("progress must be a callable progress(t)")
+        if self.progress is False:
+            put("progress", None)
+        elif not (self.progress is None or self.progress is True or callable(self.progress)
+                  or (isinstance(self.progress, str) and self.progress == "tqdm")):
+            raise ModelError(f"progress must be True or \"tqdm\" (a progress bar) or a "
+                             f"callable progress(t), got {self.progress!r}")
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -154,6 +170,20 @@ class SimulationOptions:
             raise ModelError(f"t_span must be (t0, t1) with t1 > t0, got ({t0:g}, {t1:g})")
         if self.t_eval is not None and (self.t_eval[0] < t0 or self.t_eval[-1] > t1):
             raise ModelError("t_eval must be increasing times within t_span")
+        if self.dt is not None:
+            scale = max(abs(t0), abs(t1))
+            if t1 + self.dt == t1 or t0 + self.dt == t0 or self.dt < 1e-15 * scale:
+                raise ModelError(
+                    f"dt = {self.dt:g} s is below the resolution of the times around "
+                    f"t = {scale:g} s (double precision: t + dt == t); give a dt of at least "
+                    f"{max(1e-15 * scale, 1e-300):.3g} s")
+            steps = (t1 - t0) / self.dt
+            if steps > self.max_steps:
+                raise ModelError(
+                    f"the run needs {steps:.3g} steps (t_end − t_start = {t1 - t0:g} s at "
+                    f"dt = {self.dt:g} s), more than max_steps = {self.max_steps:.3g}; use a "
+                    "larger dt or a shorter span, or raise max_steps (CLI: --max-steps) if "
+                    "you mean it")
         return t0, t1
 
 

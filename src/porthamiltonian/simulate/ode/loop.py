@@ -222,6 +222,10 @@ def integrate(
     t, i_stop = t0, 0
     terminated = False
     while i_stop < stops.size and not terminated:
+        if nsteps >= opts.max_steps:  # adaptive steps that keep shrinking (fixed: refused up front)
+            raise failure(rec, t, x, f"the run took max_steps = {opts.max_steps} steps and "
+                          f"reached only t = {t:.6g} s of {t1:g} s (raise max_steps if you "
+                          "mean it)", iters, nfev, nsteps)
         stop = float(stops[i_stop])
         t_new, h = control.propose(t, stop)
         dyn.set_time(t + 0.5 * h)
@@ -236,6 +240,12 @@ def integrate(
         if events is not None:
             t_new, x_new, info, terminated = _at_event(stepper, dyn, events, t, x, h, t_new,
                                                        x_new, info, control.h_min)
+        if not (math.isfinite(info.delta_H) and math.isfinite(info.supplied)
+                and math.isfinite(info.dissipated)):
+            raise failure(rec, t, x, f"the energy became NaN/Inf in the step from t = {t:.6g} "
+                          f"s (ΔH = {info.delta_H:g} J, state before it: "
+                          f"{state_text(rec.states, x)}); the system may blow up or the step "
+                          "is too large", iters, nfev, nsteps)
         x = x_new
         nsteps += 1
         iters += info.newton_iterations

@@ -11,6 +11,7 @@ here knows which front-end built the model.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,6 +109,7 @@ def build_problem(system: Any, t_span: Any, x0: Any, u: Any,
                              "reduce it with system.to_phs() when an explicit form exists")
         compiled = system.compile()
         check_compiled(compiled, "dae", what)
+        check_initial_energy(compiled, initial_state(x0, states), states)
         return Problem("dae", system, compiled, (t0, t1), initial_state(x0, states),
                        make_signal(u, inputs), states, inputs, outputs)
     mod = None
@@ -116,6 +118,7 @@ def build_problem(system: Any, t_span: Any, x0: Any, u: Any,
         mod.check_start(t0)
     compiled = mod.compiled.bind(mod.value(t0)) if mod else system.compile()
     check_compiled(compiled, "ode", what)
+    check_initial_energy(compiled, initial_state(x0, states), states)
     dyn = Dynamics(compiled, InputSignal(len(inputs)), mod)
     dyn.signal = make_signal(u, inputs, output=output_feedback(dyn, system))
     dyn.affine = bool(dyn.num.linear and not dyn.signal.feedback)
@@ -124,6 +127,22 @@ def build_problem(system: Any, t_span: Any, x0: Any, u: Any,
     return Problem("ode", system, compiled, (t0, t1), initial_state(x0, states), dyn.signal,
                    states, inputs, outputs, dynamics=dyn, events=EventSet.build(options.events),
                    breakpoints=breakpoints)
+
+
+def check_initial_energy(compiled: Any, x0: np.ndarray, states: list[str]) -> None:
+    """Refuse an initial state whose energy is not a finite number (``1e308`` squared
+    is ``inf``: every energy figure of the run would be ``inf``/``nan``)."""
+    with np.errstate(all="ignore"):
+        try:
+            H = float(compiled.energy(x0))
+        except (ArithmeticError, ValueError):
+            H = float("nan")
+    if not math.isfinite(H):
+        big = np.argsort(-np.abs(x0))[:3]
+        where = ", ".join(f"{states[i]} = {x0[i]:.6g}" for i in big)
+        raise ModelError(f"the initial state has energy H = {H} (largest entries: {where}); "
+                         "the energy must be a finite number of joules — check the initial "
+                         "values and their units")
 
 
 def initial_state(x0: Any, states: list[str]) -> np.ndarray:
