@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import SimulationError
 from .options import SimulationOptions
+from .output.progress import progress_bar
 from .output.variables import Observer
 from .problem.problem import build_problem, problem_kind
 from .registry import resolve_method
@@ -75,7 +76,8 @@ def simulate(
         Any field of :class:`~.options.SimulationOptions`: ``rtol``, ``atol``,
         ``t_eval``, ``save_every``, ``newton_tol``, ``max_newton``,
         ``simplified_newton``, ``max_step``, ``first_step``, ``modulation``, ``events``,
-        ``progress``, ``stream`` (see :mod:`.options` for meanings and defaults).
+        ``progress`` (a callable ``progress(t)``, or ``True``/``"tqdm"`` for a tqdm bar),
+        ``stream`` (see :mod:`.options` for meanings and defaults).
 
     Returns
     -------
@@ -95,12 +97,22 @@ def simulate(
         option_values["dt"] = dt
     opts = SimulationOptions.build(options, **option_values)
     cls = resolve_method(method, problem_kind(system))  # before compiling: fail fast
+    bar = None
     try:
-        res = cls.solve(build_problem(system, t_span, x0, u, opts), opts)
+        problem = build_problem(system, t_span, x0, u, opts)
+        bar = progress_bar(opts.progress, *problem.t_span)  # progress=True / "tqdm"
+        if bar is not None:
+            opts = opts.replace(progress=bar)
+        res = cls.solve(problem, opts)
+        if bar is not None and len(res.t):
+            bar(float(res.t[-1]))  # methods that report no steps (SciPy, IDA) end here
     except SimulationError as err:
         if getattr(err, "partial", None) is not None:
             _observe(err.partial, system)
         raise
+    finally:
+        if bar is not None:
+            bar.close()
     return _observe(res, system)
 
 

@@ -6,7 +6,10 @@ instantaneous values at the saved points: ``stored`` :math:`= \dot H = \nabla H^
 ``power_residual[k]`` (J) is :math:`\Delta H - \int (u^\top y - d)\,dt` over
 :math:`[t_{k-1}, t_k]` as the integrator computed it (its own quadrature of the
 port powers; 0 at ``k = 0``); ``work_supplied`` and ``work_dissipated`` are the two
-integrals.  No pandas: export with :meth:`to_csv`, :meth:`to_json`, :meth:`to_dict`.
+integrals.  Export with :meth:`to_csv`, :meth:`to_json`, :meth:`to_dict` (no extra
+library), :meth:`to_pandas`, :meth:`to_xarray`, :meth:`to_netcdf`, :meth:`to_parquet`
+(the ``data`` extra; :mod:`.export`), or :meth:`write` by the file's suffix.  In a
+notebook a result shows as a summary table (:mod:`.html`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from .export import csv_header, json_units
 
 __all__ = ["SimulationResult"]
 
@@ -163,20 +168,65 @@ class SimulationResult:
             "method": self.method,
             "success": self.success,
             "message": self.message,
+            "units": json_units(self),
         }
 
-    def to_csv(self, path: str | pathlib.Path) -> None:
-        """Write the CSV file of :meth:`columns` (full float precision)."""
+    def to_csv(self, path: str | pathlib.Path, units: bool = False) -> None:
+        """Write the CSV file of :meth:`columns` (full float precision); ``units=True``
+        writes the headers as ``"name [unit]"`` (``"x:L1 [Wb]"``, ``"t [s]"``)."""
         cols = self.columns()
         with open(path, "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)
-            w.writerow(list(cols))
+            w.writerow(csv_header(self, list(cols)) if units else list(cols))
             for row in np.column_stack(list(cols.values())):
                 w.writerow([repr(float(v)) for v in row])
 
     def to_json(self, path: str | pathlib.Path) -> None:
         """Write :meth:`to_dict` as JSON."""
         pathlib.Path(path).write_text(json.dumps(self.to_dict()), encoding="utf-8")
+
+    def to_pandas(self, all: bool = False) -> Any:
+        """A :class:`pandas.DataFrame` indexed by ``t`` (s) with one column per series
+        (states, shown co-energies and observables, inputs, outputs, ``H``, powers;
+        ``all=True``: every variable), units in ``df.attrs["units"]``
+        (:func:`.export.to_pandas`)."""
+        from .export import to_pandas
+
+        return to_pandas(self, all)
+
+    def to_xarray(self, all: bool = False) -> Any:
+        """An :class:`xarray.Dataset` over the coordinate ``time`` (s), one variable per
+        series with attrs ``units``, ``kind``, ``role``, ``element``, ``long_name``
+        (:func:`.export.to_xarray`)."""
+        from .export import to_xarray
+
+        return to_xarray(self, all)
+
+    def to_netcdf(self, path: str | pathlib.Path, all: bool = True) -> None:
+        """Write :meth:`to_xarray` to a netCDF-4 file (:func:`.export.to_netcdf`)."""
+        from .export import to_netcdf
+
+        to_netcdf(self, path, all)
+
+    def to_parquet(self, path: str | pathlib.Path, all: bool = True) -> None:
+        """Write :meth:`to_pandas` to a Parquet file, units in its metadata
+        (:func:`.export.to_parquet`)."""
+        from .export import to_parquet
+
+        to_parquet(self, path, all)
+
+    def write(self, path: str | pathlib.Path, **options: Any) -> None:
+        """Write to ``path`` as its suffix says: ``.csv``, ``.json``, ``.nc``,
+        ``.parquet`` (:func:`.export.write_result`, errors name the path)."""
+        from .export import write_result
+
+        write_result(self, path, **options)
+
+    def _repr_html_(self) -> str:
+        """Notebook view: a summary table with units, never the arrays (:mod:`.html`)."""
+        from .html import result_html
+
+        return result_html(self)
 
     def plot(self, path: str | pathlib.Path | None = None,
              vars: Any = None) -> Any:  # noqa: A002 — the public keyword
