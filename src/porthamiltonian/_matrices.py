@@ -53,7 +53,16 @@ def as_symbolic(A: Any, shape: tuple[int, int], name: str) -> sp.ImmutableMatrix
     M = _fix_vector_shape(M, shape)
     if M.shape != shape:
         raise StructureError(f"{name} has shape {M.shape}; expected {shape}")
+    for (i, j), v in _entries(M):
+        if v.has(sp.nan, sp.zoo, sp.oo, -sp.oo) or (v.is_Number and not v.is_finite):
+            raise StructureError(f"{name} has a NaN or infinite entry at row {i}, column {j} "
+                                 f"({v}); every entry of a system matrix must be finite")
     return sp.ImmutableMatrix(M)
+
+
+def _entries(M: sp.MatrixBase) -> Any:
+    """``((i, j), value)`` of the non-zero entries of ``M``."""
+    return ((divmod(k, M.cols), v) for k, v in enumerate(M) if v != 0)
 
 
 def as_numeric(A: Any, shape: tuple[int, int], name: str, *, sparse: bool) -> Matrix:
@@ -77,7 +86,23 @@ def as_numeric(A: Any, shape: tuple[int, int], name: str, *, sparse: bool) -> Ma
         out = sps.csr_array(arr) if sparse else arr
     if out.shape != shape:
         raise StructureError(f"{name} has shape {out.shape}; expected {shape}")
+    values = out.data if sps.issparse(out) else out
+    if not np.all(np.isfinite(values)):
+        raise StructureError(f"{name} has a NaN or infinite entry at {_first_bad(out)}; every "
+                             "entry of a system matrix must be a finite number")
     return out
+
+
+def _first_bad(A: Any) -> str:
+    """``"row 0, column 1 (nan)"``: where the first non-finite entry of ``A`` is."""
+    coo = sps.coo_array(A) if sps.issparse(A) else None
+    if coo is not None:
+        k = int(np.flatnonzero(~np.isfinite(coo.data))[0])
+        i, j, v = int(coo.row[k]), int(coo.col[k]), coo.data[k]
+    else:
+        i, j = (int(v) for v in np.argwhere(~np.isfinite(A))[0])
+        v = A[i, j]
+    return f"row {i}, column {j} ({v})"
 
 
 def _fix_vector_shape(M: sp.MatrixBase, shape: tuple[int, int]) -> sp.MatrixBase:

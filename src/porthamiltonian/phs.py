@@ -54,6 +54,12 @@ _DEFINING = frozenset({"states", "inputs", "outputs", "parameters", "kind", "x",
                        "_mats", "_H", "_Q", "_parameters", "_checked"})
 
 
+def _short(expr: Any, limit: int = 80) -> str:
+    """``str(expr)``, cut to ``limit`` characters for an error message."""
+    text = str(expr)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class PHS(Sealed):
     r"""Explicit port-Hamiltonian system, symbolic (SymPy) or numeric (NumPy / SciPy sparse).
 
@@ -193,6 +199,7 @@ class PHS(Sealed):
                 k: sp.ImmutableMatrix(v.xreplace(_rename_map(v, self.x))) for k, v in mats.items()
             }
             self._check_symbols()
+            self._check_values()
         else:
             sparse = any(sps.issparse(v) for v in (*given.values(), Q))
             self.kind = "sparse" if sparse else "dense"
@@ -257,6 +264,8 @@ class PHS(Sealed):
         if parameters is not None:
             changes["parameters"] = parameters
         new = self._replace(**changes)
+        if "parameters" in changes and new.symbolic:
+            new._check_values()
         if "parameters" in changes and new._checked:
             new.check(new.tol)
         return new
@@ -364,6 +373,25 @@ class PHS(Sealed):
         name = "[[R, P], [Pᵀ, S]]" + (" with the given parameter values" if values else "")
         self.assumptions = check_psd(W.xreplace(values) if values else W, labels, tol, name)
 
+    def _check_values(self) -> None:
+        """Refuse an H or a matrix that is infinite or undefined with the parameter
+        values (a zero capacitance, inertia or ratio in a denominator), naming them."""
+        vals = self.parameter_values()
+        bad = []
+        for label, expr in (("H", self._H), *self._mats.items()):
+            e = expr.xreplace(vals) if vals else expr
+            if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+                bad.append(label)
+        if bad:
+            zero = [k for k, v in self._parameters.items()
+                    if v is not None and sp.sympify(v).is_zero]
+            raise ModelError(
+                f"{' and '.join(bad)} {'is' if len(bad) == 1 else 'are'} infinite or undefined "
+                "with the parameter values"
+                + (f" ({', '.join(f'{k} = 0' for k in zero)})" if zero else "")
+                + ": a zero capacitance, inertia, stiffness or ratio in a denominator? give "
+                "the parameter a non-zero value")
+
     def _check_symbols(self) -> None:
         t = [s for s in self._H.free_symbols if s.name == "t"]
         if t:
@@ -371,6 +399,17 @@ class PHS(Sealed):
                 "the Hamiltonian depends on time 't'; a PHS has a time-invariant H(x) — model "
                 "the time dependence as an input"
             )
+        # ∇H must exist in closed form: floor, ceiling, sign … leave unevaluated derivatives
+        for xi in self._H.free_symbols & set(self.x):
+            d = sp.diff(self._H, xi)
+            if d.has(sp.Derivative, sp.Subs):
+                culprit = next((f for f in self._H.atoms(sp.Function) if f.has(xi)
+                                and sp.diff(f, xi).has(sp.Derivative, sp.Subs)), self._H)
+                raise ModelError(
+                    f"the Hamiltonian is not differentiable in the state {xi}: "
+                    f"{_short(culprit)} has no derivative (∂H/∂{xi} is needed for the "
+                    "co-energy and the dynamics); write a continuously differentiable "
+                    "energy (e.g. a smooth approximation)")
 
     # ------------------------------------------------------------------ numerics
     def parameter_values(self) -> dict[sp.Symbol, float]:

@@ -31,7 +31,7 @@ import scipy.sparse as sps
 import sympy as sp
 
 from ..errors import ModelError
-from .numeric import PowerBalance
+from .numeric import PowerBalance, without_impulses
 
 __all__ = ["CompiledDescriptor"]
 
@@ -139,14 +139,16 @@ class CompiledDescriptor:
         u = sp.Matrix(m, 1, list(sp.symbols(f"u0:{m}", real=True)))
         f = (mats["J"] - mats["R"]) * w + B * lam + (mats["G"] - mats["P"]) * u
         c = B.T * w
-        Dz = zexpr.jacobian(xs) if n else sp.zeros(0, 0)
+        Dz = without_impulses(zexpr.jacobian(xs)) if n else sp.zeros(0, 0)
         args4 = [xs, list(w), list(lam), list(u)]
         self.z = _vec(sp.lambdify([xs], list(zexpr), "numpy", cse=True), n)
         self.Dz = _mat(sp.lambdify([xs], Dz, "numpy", cse=True), (n, n))
         hf = sp.lambdify([xs], H, "numpy", cse=True)
         self.energy = lambda x: float(hf(x))
-        self.f_x = _mat(sp.lambdify(args4, f.jacobian(xs), "numpy", cse=True), (n, n))
-        self.c_x = _mat(sp.lambdify([xs, list(w)], c.jacobian(xs), "numpy", cse=True), (k, n))
+        self.f_x = _mat(sp.lambdify(args4, without_impulses(f.jacobian(xs)), "numpy",
+                                    cse=True), (n, n))
+        self.c_x = _mat(sp.lambdify([xs, list(w)], without_impulses(c.jacobian(xs)), "numpy",
+                                          cse=True), (k, n))
         self.B = _mat(sp.lambdify([xs], B, "numpy", cse=True), (n, k))
         state_dependent = bool(B.free_symbols) or any(A.free_symbols for A in mats.values())
         self.linear = not state_dependent and not any(e.free_symbols for e in Dz)

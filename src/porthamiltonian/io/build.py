@@ -16,6 +16,7 @@ from typing import Any
 
 import sympy as sp
 
+from ..bounded import SymbolicLimit, bounded, budget_seconds
 from ..descriptor import DescriptorPHS
 from ..errors import ModelError
 from ..phs import MATRIX_NAMES, PHS
@@ -43,7 +44,21 @@ def build_system(model: Any) -> System:
             f"{model.path or model.name}: '{model.kind}' models cannot be compiled by "
             f"porthamiltonian {_version()} (it compiles: {', '.join(sorted(COMPILERS))})"
         ) from None
-    return compiler(model)
+    # the whole symbolic build within a budget (each check inside has its own, smaller one)
+    total = BUILD_BUDGET_FACTOR * budget_seconds()
+    try:
+        with bounded("building the model", total):
+            return compiler(model)
+    except SymbolicLimit as limit:
+        raise ModelError(
+            f"{model.path or model.name}: {limit} — the symbolic work did not finish; "
+            "simplify the expressions (floats such as 1.0 inside log/exp slow SymPy down), "
+            "or allow more time with PORTHAMILTONIAN_SYMBOLIC_SECONDS (now "
+            f"{budget_seconds():g} s per step, {total:g} s for the whole model)") from None
+
+
+#: the whole model build may take this many single-step budgets
+BUILD_BUDGET_FACTOR = 24
 
 
 def _version() -> str:

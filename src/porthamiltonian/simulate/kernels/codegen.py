@@ -21,6 +21,7 @@ from sympy.printing.codeprinter import PrintMethodNotImplementedError
 from sympy.printing.pycode import PythonCodePrinter
 
 from ...compiled import SymbolicSource
+from ...compiled.numeric import without_impulses
 
 __all__ = ["model_source", "KernelUnavailable"]
 
@@ -47,7 +48,7 @@ def model_source(form: SymbolicSource) -> str:
     if stray:
         raise KernelUnavailable(f"symbols without a value: {sorted(map(str, stray))}")
     grad = sp.Matrix([sp.diff(H, xi) for xi in xs])
-    hess = grad.jacobian(xs) if n else sp.zeros(0, 0)
+    hess = without_impulses(grad.jacobian(xs)) if n else sp.zeros(0, 0)
     u = sp.Matrix(m, 1, us)
     f = (mats["J"] - mats["R"]) * grad + (mats["G"] - mats["P"]) * u
     jac = f.jacobian(xs) if n else sp.zeros(0, 0)
