@@ -44,6 +44,7 @@ from .graph import GROUND, MechanismGraph
 from .joints import Joint
 from .rigid_body import RigidBody
 from .symbolic import symbolic_system
+from .variables import angle_columns, joint_coordinates, mechanism_quantities
 
 __all__ = ["Mechanism", "MechanismResult"]
 
@@ -226,6 +227,9 @@ class Mechanism:
             self._q0_dae = q0
             self._dae_key = key
         self.dropped = self._dropped
+        # the annotation depends on q0 only through the turn of each angle at t0: set
+        # it for this call's q0 (a result keeps the annotation it was simulated with)
+        self._dae.quantities = mechanism_quantities(self, self._dae, q0)
         return self._dae
 
     def system(self, q0: Mapping[str, Any] | None = None) -> Any:
@@ -239,7 +243,9 @@ class Mechanism:
                              "assemble() (numeric) or simulate()")
         keep = self._independent(q0)
         self.dropped = self._dropped
-        return symbolic_system(self, keep)
+        system = symbolic_system(self, keep)
+        system.quantities = mechanism_quantities(self, system, q0)
+        return system
 
     def _independent(self, q0: Any) -> list[int]:
         """Indices of a maximal independent set of constraint rows (tree joints first,
@@ -565,11 +571,27 @@ def _check_initial_velocities(dae: MechanismDAE, x0: np.ndarray) -> None:
 
 class MechanismResult:
     """A mechanism simulation: the :class:`~porthamiltonian.simulate.DAEResult` ``.raw``
-    plus poses, joint coordinates and position-level constraint residuals."""
+    plus poses, joint coordinates and position-level constraint residuals.
+
+    ``res["elbow.q"]``, :attr:`variables`, :attr:`shown` and any other attribute of the
+    raw result (``res.x``, ``res.lam`` …) are those of ``.raw``: the joint angles and
+    rates, body positions and joint reactions by name (:mod:`.variables`)."""
 
     def __init__(self, mechanism: Mechanism, raw: Any) -> None:
         self.mechanism, self.raw = mechanism, raw
         self.t, self.H, self.power_residual = raw.t, raw.H, raw.power_residual
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        """The series ``name`` of the raw result (``res.variables`` lists them)."""
+        return self.raw[name]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name == "raw":  # no recursion before raw is set
+            raise AttributeError(name)
+        return getattr(self.raw, name)
+
+    def __len__(self) -> int:
+        return len(self.raw)
 
     def pose(self, body: str) -> np.ndarray:
         """Homogeneous matrices (N × 4 × 4) of ``body`` at the saved times."""
@@ -587,13 +609,9 @@ class MechanismResult:
         n = len(self.t)
         P1, P2 = (np.tile(np.eye(4), (n, 1, 1)) if b == GROUND else self.pose(b)
                   for b in (j.parent, j.child))
-        q = np.array([j.coordinates(P1[k], P2[k]) for k in range(n)])
-        if j.kind in ("revolute", "cylindrical", "universal"):
-            q[:, 0] = np.unwrap(q[:, 0])
-        if j.kind == "universal":
-            q[:, 1] = np.unwrap(q[:, 1])
-        if j.kind == "planar":
-            q[:, 2] = np.unwrap(q[:, 2])
+        q = joint_coordinates(j, P1[:, :3, 3], P1[:, :3, :3], P2[:, :3, 3], P2[:, :3, :3])
+        for i in angle_columns(j.kind):
+            q[:, i] = np.unwrap(q[:, i])
         return q
 
     def _link(self, name: str) -> tuple[Any, np.ndarray]:
