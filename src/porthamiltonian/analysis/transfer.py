@@ -187,9 +187,8 @@ def _latex_number(v: float) -> str:
 
 def _latex_poly(coeffs: list[Any], numeric: bool) -> str:
     """A polynomial in ``s`` from its coefficients, highest power first."""
-    s = LAPLACE_S
     if not numeric:
-        return sp.latex(sum((c * s**k for k, c in enumerate(reversed(coeffs))), sp.Integer(0)))
+        return _latex_symbolic_poly(coeffs)
     terms: list[str] = []
     degree = len(coeffs) - 1
     for k, c in enumerate(coeffs):
@@ -204,6 +203,31 @@ def _latex_poly(coeffs: list[Any], numeric: bool) -> str:
         sign = ("- " if c < 0 else "+ ") if terms else ("-" if c < 0 else "")
         terms.append(sign + term)
     return " ".join(terms) or "0"
+
+
+def _latex_symbolic_poly(coeffs: list[Any]) -> str:
+    """A polynomial in ``s`` with symbolic coefficients, highest power first; a sum as
+    coefficient in parentheses, dotted parameter names (``motor.R``) upright."""
+    degree = len(coeffs) - 1
+    out = ""
+    for k, c in enumerate(coeffs):
+        c, power = sp.sympify(c), degree - k
+        if c == 0:
+            continue
+        names = {x: _latex_name(x.name) for x in c.free_symbols if "." in x.name}
+        text = sp.latex(c, symbol_names=names)
+        body = "s" if power == 1 else f"s^{{{power}}}" if power > 1 else ""
+        if isinstance(c, sp.Add) and body:
+            text = rf"\left({text}\right)"
+        if body:
+            text = body if c == 1 else f"-{body}" if c == -1 else f"{text} {body}"
+        if not out:
+            out = text
+        elif text.startswith("-"):
+            out += " - " + text[1:].lstrip()
+        else:
+            out += " + " + text
+    return out or "0"
 
 
 def _numeric_matrix(lin: LinearSystem) -> sp.Matrix:
