@@ -198,6 +198,10 @@ def test_an_angle_is_continuous_past_pi_and_starts_at_the_given_turn() -> None:
     assert np.abs(res["axle.q"] - (5.0 + 7.0 * res.t)).max() < 7.0**3 * h**2 * 2.0 / 12 * 1.01
     assert np.abs(res["axle.qd"] - 7.0).max() < 1e-12
     assert res["rotor.yaw"][-1] == pytest.approx(res["axle.q"][-1] - 2 * np.pi, abs=1e-12)
+    # another run of the same mechanism from another turn: each result keeps its own
+    other = mech.simulate(0.01, {"axle": 5.0 - 4 * np.pi}, dt=h)
+    assert other["axle.q"][0] == pytest.approx(5.0 - 4 * np.pi, abs=1e-12)
+    assert res["axle.q"][0] == 5.0
 
 
 @pytest.mark.parametrize("kind", ["revolute", "prismatic", "cylindrical", "universal",

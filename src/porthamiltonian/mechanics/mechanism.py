@@ -84,6 +84,8 @@ class Mechanism:
         self._dae: MechanismDAE | FlexibleMechanismDAE | None = None
         self._dae_key: tuple = ()
         self._q0_dae: Any = None
+        self._annotated: Any = None      # the DAE whose quantities were set, and its q0
+        self._annotated_q0: Any = None
         self.dropped: list[str] = []
 
     @property
@@ -229,7 +231,10 @@ class Mechanism:
         self.dropped = self._dropped
         # the annotation depends on q0 only through the turn of each angle at t0: set
         # it for this call's q0 (a result keeps the annotation it was simulated with)
-        self._dae.quantities = mechanism_quantities(self, self._dae, q0)
+        if self._annotated is not self._dae or not _same(q0, self._annotated_q0):
+            self._dae.quantities = mechanism_quantities(self, self._dae, q0)
+            self._annotated = self._dae
+            self._annotated_q0 = {k: np.array(v, dtype=float) for k, v in dict(q0 or {}).items()}
         return self._dae
 
     def system(self, q0: Mapping[str, Any] | None = None) -> Any:
