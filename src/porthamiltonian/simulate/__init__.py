@@ -34,6 +34,7 @@ from .ode.base import OneStepMethod
 from .ode.scipy_ivp import SCIPY_METHODS
 from .options import SimulationOptions
 from .output.dae_result import DAEResult
+from .output.export import write_result
 from .output.result import SimulationResult
 from .problem.modulation import PWM, PiecewiseConstant, pwm
 from .problem.tabulated import Tabulated
@@ -62,4 +63,4 @@ _install_moved()  # the flat module paths of the last release still import, with
 __all__ = ["simulate", "SimulationResult", "DAEResult", "SimulationOptions", "METHODS",
            "SCIPY_METHODS", "register_method", "Method", "OneStepMethod", "StepInfo",
            "PiecewiseConstant", "PWM", "pwm", "Tabulated", "simulate_feedback", "FunctionPHS",
-           "solve_ida", "IDASolution", "AffineMatrix"]
+           "solve_ida", "IDASolution", "AffineMatrix", "write_result"]
