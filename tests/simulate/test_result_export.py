@@ -243,3 +243,20 @@ def test_a_result_without_its_model_exports_what_it_has(res):
                                if f.name != "observer"})
     names = [c.name for c in columns_of(bare)]
     assert names[:2] == ["C1.q", "L1"] and "H" in names and "power_residual" in names
+
+
+def test_event_times_go_to_netcdf_and_parquet(tmp_path):
+    def flux(t, x):
+        return x[1] - 0.01  # the flux linkage crosses 0.01 Wb (up, then down)
+
+    res = simulate(rlc(), (0.0, 1.0), [0.0, 0.0], u=1.0, dt=0.01, events=[flux])
+    assert res.t_events[0].size == 2
+    write_result(res, tmp_path / "e.nc", ["flux"])
+    write_result(res, tmp_path / "e.parquet", ["flux"])
+    with xr.open_dataset(tmp_path / "e.nc") as back:
+        var = back[netcdf_name("event:flux")]
+        np.testing.assert_array_equal(var.to_numpy(), res.t_events[0])
+        assert var.attrs["units"] == "s" and var.attrs["long_name"] == "event:flux"
+    ours = json.loads(pq.read_schema(tmp_path / "e.parquet").metadata[b"porthamiltonian"])
+    assert ours["events"]["flux"]["t"] == res.t_events[0].tolist()
+    np.testing.assert_allclose(ours["events"]["flux"]["states"]["L1"], 0.01, atol=1e-9)
