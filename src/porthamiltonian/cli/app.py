@@ -74,6 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USER_ERROR
     func: Callable[[argparse.Namespace], int] = args.func
     try:
+        if getattr(args, "limit", None):  # imported only then: --help stays light
+            from ..io.limits import parse_limits, raised
+
+            with raised(parse_limits(args.limit)):
+                return func(args)
         return func(args)
     except ModelError as err:
         print(f"error: {_one_line(str(err))}", file=sys.stderr)
@@ -95,5 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+#: longest error line: a message quoting a user's value is cut (never echo a whole input)
+MAX_ERROR_LINE = 1000
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    line = " ".join(text[: 4 * MAX_ERROR_LINE].split())
+    return line if len(line) <= MAX_ERROR_LINE else line[: MAX_ERROR_LINE - 1] + "…"

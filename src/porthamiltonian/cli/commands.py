@@ -46,21 +46,30 @@ class Command:
 # ----------------------------------------------------------------------------- validate
 def _validate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    _limit_argument(p)
 
 
 
 # ---------------------------------------------------------------------------------- phs
 def _phs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    _limit_argument(p)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="one JSON object (DESIGN.md §3)")
     fmt.add_argument("--latex", action="store_true", help="LaTeX equations")
 
 
 
+def _limit_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--limit", action="append", metavar="NAME=VALUE",
+                   help="raise a safety limit for this file: file_mb, nodes, dimension, "
+                        "table_mb (docs/model-files.md, \"Limits and safety\")")
+
+
 # ----------------------------------------------------------------------------- simulate
 def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    _limit_argument(p)
     p.add_argument("--t-end", type=float, help="end time in s (default: simulate.t_end)")
     p.add_argument("--dt", type=float,
                    help="fixed step in s (default: simulate.dt; without one, adaptive steps)")
@@ -87,12 +96,14 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
 # -------------------------------------------------------------------------------- check
 def _check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
+    _limit_argument(p)
 
 
 
 # --------------------------------------------------------------------------------- draw
 def _draw_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model file (.yaml, .yml or .json) with a bondgraph section")
+    _limit_argument(p)
     p.add_argument("--out", required=True, help="image file (.svg, .png or .pdf)")
     p.add_argument("--no-causality", action="store_true",
                    help="draw the graph only (no causal strokes, no highlighting)")

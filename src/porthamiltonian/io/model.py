@@ -15,6 +15,7 @@ Each message starts with ``<file>:<line>: ``.
 from __future__ import annotations
 
 import pathlib
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -25,6 +26,7 @@ import sympy
 from ..errors import ModelError, SchemaError
 from ..naming import parameter_values
 from .bondgraph_section import check_bondgraph
+from .limits import current, excerpt, raised
 from .mechanism_section import check_mechanism
 from .network_section import check_network
 from .parameters import check_parameters
@@ -152,7 +154,8 @@ class Model:
                 for n, s in self.symbols.items()}
 
 
-def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None) -> Model:
+def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None,
+               limits: Mapping[str, Any] | None = None) -> Model:
     """Load and check a model file.
 
     Parameters
@@ -163,6 +166,8 @@ def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None) -> M
     fmt:
         ``"yaml"`` or ``"json"``; by default from the file suffix (``.json`` is
         JSON, anything else YAML; JSON is valid YAML, too).
+    limits:
+        Limits to raise for this file (:mod:`.limits`, e.g. ``{"file_mb": 50}``).
 
     Raises
     ------
@@ -171,18 +176,21 @@ def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None) -> M
     SchemaError
         With every problem in ``.problems``, if the model is not valid.
     """
-    model, problems = _check_source(path_or_text, fmt)
+    with raised(limits):
+        model, problems = _check_source(path_or_text, fmt)
     if problems or model is None:
         raise SchemaError(problems[0], problems=problems)
     return model
 
 
-def validate_model(path: str | pathlib.Path, *, fmt: str | None = None) -> list[str]:
+def validate_model(path: str | pathlib.Path, *, fmt: str | None = None,
+                   limits: Mapping[str, Any] | None = None) -> list[str]:
     """Every problem in a model file, ``[]`` if it is valid.
 
     Raises :class:`ModelError` only if the file cannot be read.
     """
-    return _check_source(path, fmt)[1]
+    with raised(limits):
+        return _check_source(path, fmt)[1]
 
 
 def load_dict(data: dict[str, Any], *, source: str = "<dict>") -> Model:
@@ -220,13 +228,32 @@ def _line_in(problem: str, skip: int) -> int:
 
 
 def _read(path_or_text: str | pathlib.Path) -> tuple[str, pathlib.Path | None, str]:
+    limit = current().file_bytes
     if isinstance(path_or_text, str) and (
         "\n" in path_or_text or path_or_text.lstrip().startswith("{")
     ):
+        if len(path_or_text) > limit:
+            raise ModelError(f"the model text has {len(path_or_text)} characters, more than "
+                             f"the limit of {limit} (--limit file_mb=N raises it)")
         return path_or_text, None, "<string>"
     path = pathlib.Path(path_or_text)
     try:
-        return path.read_text(encoding="utf-8"), path, str(path_or_text)
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise ModelError(f"'{path_or_text}' is a directory, not a model file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ModelError(f"'{path_or_text}' is not a regular file (a device, pipe or "
+                             "socket); give the path of a model file")
+        if info.st_size > limit:
+            raise ModelError(f"model file '{path_or_text}' has {info.st_size / 1e6:.1f} MB, "
+                             f"more than the limit of {limit / 1e6:g} MB (--limit file_mb=N "
+                             "raises it)")
+        with open(path, "rb") as fh:
+            raw = fh.read(limit + 1)  # never more than the limit, whatever stat said
+        if len(raw) > limit:
+            raise ModelError(f"model file '{path_or_text}' is larger than the limit of "
+                             f"{limit / 1e6:g} MB (--limit file_mb=N raises it)")
+        return raw.decode("utf-8"), path, str(path_or_text)
     except FileNotFoundError:
         raise ModelError(f"model file '{path_or_text}' not found; check the path") from None
     except IsADirectoryError:
@@ -262,7 +289,7 @@ def _check(ck: Checker, data: Any, path: pathlib.Path | None,
     name = _name(ck, data, bare, path)
     description = data.get("description", "")
     if not isinstance(description, str):
-        ck.report(("description",), f"description: must be text, got {description!r}")
+        ck.report(("description",), f"description: must be text, got {excerpt(description)}")
     params, params_path = data.get("parameters"), ("parameters",)
     if (
         not bare

@@ -24,9 +24,14 @@ import sympy
 
 from ..errors import ExpressionError
 from ..expr import RESERVED, parse_expression
+from .limits import excerpt
+from .units import UnitError, convert, split_quantity
 from .yamlmarks import KeyPath
 
 __all__ = ["Checker", "KeyPath", "Section", "SectionValidator", "label_of", "plural"]
+
+#: longest problem message: an error quotes a short excerpt of the input, never all of it
+MAX_MESSAGE = 300
 
 
 def plural(count: int, word: str) -> str:
@@ -92,6 +97,12 @@ class Checker:
     values:
         Parameter name -> value (a number, an expression in symbolic
         parameters, or the symbol itself when symbolic).
+    quantities:
+        Key path -> :class:`~.units.Given` for every value written with a unit
+        (``10 mH``); :meth:`expression` returns its SI value.
+    units:
+        Parameter name -> dimension (:class:`~.units.Dim`) of the parameters whose
+        value has a unit, directly or through other parameters.
     """
 
     def __init__(self, source: str, lines: Mapping[KeyPath, int] | None = None) -> None:
@@ -100,6 +111,8 @@ class Checker:
         self.problems: list[str] = []
         self.symbols: dict[str, sympy.Symbol] = {}
         self.values: dict[str, sympy.Expr] = {}
+        self.quantities: dict[KeyPath, Any] = {}
+        self.units: dict[str, Any] = {}
 
     # -- reporting ----------------------------------------------------------------------
     def line(self, path: KeyPath) -> int | None:
@@ -118,7 +131,10 @@ class Checker:
         return prefix + message
 
     def report(self, path: KeyPath, message: str) -> None:
-        """Record ``message`` (which already starts with its label) at ``path``."""
+        """Record ``message`` (which already starts with its label) at ``path``; a message
+        quoting a long value of the user's is cut to :data:`MAX_MESSAGE` characters."""
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 1] + "…"
         self.problems.append(self.locate(path, message))
 
     def error(self, path: KeyPath, label: str, message: str) -> None:
@@ -202,7 +218,21 @@ class Checker:
         *,
         allow_t: bool = False,
     ) -> sympy.Expr | None:
-        """Parse an expression with the safe parser; a problem and ``None`` if bad."""
+        """Parse an expression with the safe parser; a problem and ``None`` if bad.
+
+        A number with a unit (``"10 mH"``, ``{value: 10, unit: mH}``, :mod:`.units`) is
+        converted to SI and recorded in :attr:`quantities` under ``path``.
+        """
+        if isinstance(value, (str, dict)):
+            try:
+                written = split_quantity(value)
+                if written is not None:
+                    given = convert(*written, text=value if isinstance(value, str) else None)
+                    self.quantities[tuple(path)] = given
+                    return sympy.Float(given.si)
+            except UnitError as err:
+                self.error(path, label, str(err))
+                return None
         try:
             return parse_expression(value, names, where=label, allow_t=allow_t)
         except ExpressionError as err:
@@ -299,4 +329,4 @@ def _kind(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
-    return f"{type(value).__name__} {value!r}"
+    return f"{type(value).__name__} {excerpt(repr(value))}"

@@ -14,7 +14,10 @@ spaces first (a JSON string cannot contain a raw tab, so nothing else changes).
 Safety: scalars are constructed by the safe constructor, so tags such as
 ``!!python/object`` are refused; a node reached again through an alias is
 converted once and shared (lines are recorded at its first occurrence), so an
-"alias bomb" costs no more than the text it is written in.
+"alias bomb" costs no more memory than the text it is written in; its *expanded* size
+(every value counted as often as it is reached) is counted too, and a document that
+expands beyond the ``nodes`` limit (:mod:`.limits`) is refused — the checks and messages
+that walk the data would otherwise walk every copy.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 import yaml
 
 from ..errors import SchemaError
+from .limits import current
 
 __all__ = ["KeyPath", "read_document", "MAX_NESTING"]
 
@@ -120,6 +124,8 @@ class _Walker:
         self.lines = lines
         self.problems = problems
         self.done: dict[int, Any] = {}  # id(node) -> converted value, for aliases
+        self.size: dict[int, int] = {}  # id(node) -> values in it, aliases expanded
+        self.max_nodes = current().nodes
 
     def problem(self, node: yaml.Node, message: str) -> None:
         self.problems.append(f"{self.source}:{node.start_mark.line + 1}: {message}")
@@ -127,6 +133,19 @@ class _Walker:
     def convert(self, node: yaml.Node, path: KeyPath, depth: int) -> Any:
         if id(node) in self.done:
             return self.done[id(node)]
+        value = self._convert(node, path, depth)
+        children = node.value if isinstance(node, yaml.SequenceNode) else (
+            [v for _, v in node.value] if isinstance(node, yaml.MappingNode) else [])
+        n = 1 + sum(self.size.get(id(c), 1) for c in children)
+        self.size[id(node)] = n
+        if n > self.max_nodes:
+            raise _error(
+                f"{self.source}:{node.start_mark.line + 1}: the document expands to more than "
+                f"{self.max_nodes} values (YAML aliases repeat a value each time they are "
+                "used); write the data out, or raise the limit (--limit nodes=N) if you mean it")
+        return value
+
+    def _convert(self, node: yaml.Node, path: KeyPath, depth: int) -> Any:
         if depth > MAX_NESTING:
             raise _error(
                 f"{self.source}:{node.start_mark.line + 1}: the document is nested "
