@@ -74,10 +74,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USER_ERROR
     func: Callable[[argparse.Namespace], int] = args.func
     try:
-        if getattr(args, "limit", None):  # imported only then: --help stays light
-            from ..io.limits import parse_limits, raised
+        if getattr(args, "limit", None) or getattr(args, "allow_path", None):
+            from ..io.limits import allowing, parse_limits, raised  # only then: light --help
 
-            with raised(parse_limits(args.limit)):
+            with raised(parse_limits(args.limit)), allowing(args.allow_path):
                 return func(args)
         return func(args)
     except ModelError as err:

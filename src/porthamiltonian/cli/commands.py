@@ -64,6 +64,9 @@ def _limit_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", action="append", metavar="NAME=VALUE",
                    help="raise a safety limit for this file: file_mb, nodes, dimension, "
                         "table_mb (docs/model-files.md, \"Limits and safety\")")
+    p.add_argument("--allow-path", action="append", metavar="DIR",
+                   help="let the model read files (CSV inputs) in DIR too; by default only "
+                        "its own folder")
 
 
 # ----------------------------------------------------------------------------- simulate

@@ -16,6 +16,10 @@ name                default    what it bounds
 ``table_mb``        50         size of a CSV input table (MB)
 ==================  =========  ==========================================================
 
+Files a model refers to (CSV input tables) are read only inside the model file's folder
+(the working directory for a model given as text); further folders are allowed with
+``--allow-path DIR`` or ``load_model(path, allow_paths=[DIR])`` (:func:`allowing`).
+
 Expression limits (length, nesting, exponents, digits) are in
 :mod:`porthamiltonian.expr`; the number of simulation steps is the simulator's
 ``max_steps`` (``--max-steps``).
@@ -24,14 +28,16 @@ Expression limits (length, nesting, exponents, digits) are in
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+import pathlib
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..errors import ModelError
 
-__all__ = ["Limits", "current", "raised", "parse_limits", "excerpt"]
+__all__ = ["Limits", "current", "raised", "parse_limits", "excerpt", "allowing",
+           "check_inside"]
 
 
 @dataclass(frozen=True)
@@ -112,3 +118,29 @@ def excerpt(value: Any, limit: int = 60) -> str:
         return f"<a {kind} of {len(value)} entries>"
     text = repr(value) if not isinstance(value, str) else value
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_ALLOWED: list[tuple[pathlib.Path, ...]] = []
+
+
+@contextmanager
+def allowing(paths: Iterable[str | pathlib.Path] | None) -> Iterator[None]:
+    """Within the block, files under ``paths`` may be read too (besides the model's folder)."""
+    extra = tuple(pathlib.Path(p).expanduser().resolve() for p in (paths or ()))
+    _ALLOWED.append((*(_ALLOWED[-1] if _ALLOWED else ()), *extra))
+    try:
+        yield
+    finally:
+        _ALLOWED.pop()
+
+
+def check_inside(file: pathlib.Path, folder: pathlib.Path) -> str | None:
+    """``None`` if ``file`` (links resolved) lies in ``folder`` or an allowed folder, else
+    the reason it may not be read."""
+    target = file.expanduser().resolve()
+    roots = (folder.resolve(), *(_ALLOWED[-1] if _ALLOWED else ()))
+    if any(target == r or r in target.parents for r in roots):
+        return None
+    return (f"{str(file)!r} is outside the model's folder {str(folder.resolve())!r}; a model "
+            "file may only read files in its own folder — allow another folder with "
+            "--allow-path DIR (Python: load_model(..., allow_paths=[DIR]))")

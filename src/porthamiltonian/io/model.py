@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pathlib
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -26,7 +26,7 @@ import sympy
 from ..errors import ModelError, SchemaError
 from ..naming import parameter_values
 from .bondgraph_section import check_bondgraph
-from .limits import current, excerpt, raised
+from .limits import allowing, current, excerpt, raised
 from .mechanism_section import check_mechanism
 from .network_section import check_network
 from .parameters import check_parameters
@@ -155,7 +155,8 @@ class Model:
 
 
 def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None,
-               limits: Mapping[str, Any] | None = None) -> Model:
+               limits: Mapping[str, Any] | None = None,
+               allow_paths: Sequence[str | pathlib.Path] | None = None) -> Model:
     """Load and check a model file.
 
     Parameters
@@ -168,6 +169,8 @@ def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None,
         JSON, anything else YAML; JSON is valid YAML, too).
     limits:
         Limits to raise for this file (:mod:`.limits`, e.g. ``{"file_mb": 50}``).
+    allow_paths:
+        Folders besides the model's own from which it may read files (CSV inputs).
 
     Raises
     ------
@@ -176,7 +179,7 @@ def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None,
     SchemaError
         With every problem in ``.problems``, if the model is not valid.
     """
-    with raised(limits):
+    with raised(limits), allowing(allow_paths):
         model, problems = _check_source(path_or_text, fmt)
     if problems or model is None:
         raise SchemaError(problems[0], problems=problems)
@@ -184,12 +187,14 @@ def load_model(path_or_text: str | pathlib.Path, *, fmt: str | None = None,
 
 
 def validate_model(path: str | pathlib.Path, *, fmt: str | None = None,
-                   limits: Mapping[str, Any] | None = None) -> list[str]:
-    """Every problem in a model file, ``[]`` if it is valid.
+                   limits: Mapping[str, Any] | None = None,
+                   allow_paths: Sequence[str | pathlib.Path] | None = None) -> list[str]:
+    """Every problem in a model file, ``[]`` if it is valid (``limits`` and
+    ``allow_paths`` as for :func:`load_model`).
 
     Raises :class:`ModelError` only if the file cannot be read.
     """
-    with raised(limits):
+    with raised(limits), allowing(allow_paths):
         return _check_source(path, fmt)[1]
 
 

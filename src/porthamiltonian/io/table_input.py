@@ -7,7 +7,9 @@
         u: {csv: supply.csv, column: volts, interpolation: previous}
 
 ``csv`` is the file, relative to the model file's folder (to the working directory
-for a model given as text); ``column`` the signal column (default: the column named
+for a model given as text), and it must lie in that folder unless the user allows
+another (``--allow-path DIR``, :func:`.limits.allowing`): a model file from someone
+else reads nothing else on the machine; ``column`` the signal column (default: the column named
 like the input, else the file's only signal column); ``interpolation`` is ``linear``
 (default) or ``previous`` (zero-order hold: the value of the last sample at or before
 ``t``, and the sample times become step boundaries).  The file format is that of
@@ -22,6 +24,7 @@ import pathlib
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ModelError
+from .limits import check_inside, current
 from .schema import Checker, KeyPath
 
 if TYPE_CHECKING:
@@ -53,14 +56,25 @@ def check_table(ck: Checker, value: dict[Any, Any], path: KeyPath, label: str, i
                  f"give the column's header as text, got {column!r}")
         return None
     where = pathlib.Path(file)
-    if base is not None and not where.is_absolute():
-        where = base / where
+    folder = base if base is not None else pathlib.Path.cwd()
+    if not where.is_absolute():
+        where = folder / where
+    outside = check_inside(where, folder)
+    if outside is not None:
+        ck.error((*path, "csv"), f"{label}.csv", outside)
+        return None
     if not where.is_file():
         ck.error((*path, "csv"), f"{label}.csv",
                  f"no file {str(where)!r}; the path is relative to the model file's folder")
         return None
     from ..simulate.problem.tabulated import Tabulated  # here: the simulator loads SciPy
 
+    size, limit = where.stat().st_size, current().table_bytes
+    if size > limit:
+        ck.error((*path, "csv"), f"{label}.csv",
+                 f"{where} has {size / 1e6:.1f} MB, more than the limit of {limit / 1e6:g} MB "
+                 "(--limit table_mb=N raises it)")
+        return None
     try:
         table = Tabulated.from_csv(where, kind=kind)
     except ModelError as err:
