@@ -84,7 +84,8 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
                    help="absolute local error tolerance of adaptive steps (default 1e-9)")
     p.add_argument("--save-every", type=int, default=1, metavar="N",
                    help="save every N-th step (and the last); default 1")
-    p.add_argument("--out", help="write the time series to FILE.csv (streamed) or FILE.json")
+    p.add_argument("--out", help="write the time series to FILE.csv (streamed), FILE.json, FILE.nc "
+                        "(netCDF) or FILE.parquet (the last two need the data extra)")
     p.add_argument("--plot", help="save a plot (PNG/SVG/PDF)")
     p.add_argument("--max-steps", type=int, default=None, metavar="N",
                    help="most steps the run may take (default 1e8; longer runs are refused "

@@ -5,7 +5,8 @@ Defaults come from the model's ``simulate:`` section (``t_start``, ``t_end``, ``
 ``events``), read by :func:`porthamiltonian.io.simulation.simulation_arguments` exactly
 as :func:`porthamiltonian.io.simulate_model` reads them; ``--t-end``, ``--dt`` and
 ``--method`` override them; without any ``dt`` the steps are adaptive (``--rtol``,
-``--atol``).  ``--out`` writes CSV or JSON by the file's extension; a CSV file is
+``--atol``).  ``--out`` writes CSV, JSON, netCDF (``.nc``) or Parquet (``.parquet``,
+with the ``data`` extra) by the file's extension; a CSV file is
 written while the run goes (streaming: memory stays bounded however long the run)
 unless ``--plot`` needs the series in memory.  ``--save-every N`` keeps every N-th
 step.  Without ``--out`` a short summary is printed, with the event times; JSON output
@@ -19,9 +20,8 @@ the one-line error.
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import pathlib
-from typing import Any
 
 import numpy as np
 
@@ -40,8 +40,8 @@ def run_command(args: argparse.Namespace) -> int:
     from ..io import load_model
     from ..io.simulation import simulation_arguments, simulation_system
 
-    if args.out and pathlib.Path(args.out).suffix.lower() not in (".csv", ".json"):
-        raise ModelError(f"--out {args.out}: give a file ending in .csv or .json")
+    if args.out:
+        _check_out(args.out)
     method = args.method
     if method is not None and method not in METHODS:
         raise ModelError(f"unknown method {method!r}; choose one of "
@@ -64,6 +64,8 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         res = simulate(system, **run, rtol=args.rtol, atol=args.atol,
                        save_every=args.save_every, progress=bar, stream=stream)
+    except OSError as err:  # the streamed CSV could not be written (disk full, removed …)
+        raise ModelError(f"--out {args.out}: cannot write it ({err.strerror or err})") from None
     except SimulationError as err:
         if args.out and isinstance(err.partial, SimulationResult):
             if stream is None:
@@ -90,23 +92,30 @@ def _plot_vars(args: argparse.Namespace) -> list[str] | None:
     return [n.strip() for n in names.split(",") if n.strip()] if names else None
 
 
+def _check_out(path: str) -> None:
+    """Refuse an output file that cannot be written, before the run (a user error naming
+    the path, never an internal error after minutes of computing)."""
+    from ..simulate.output.export import FORMATS
+
+    out = pathlib.Path(path)
+    if out.suffix.lower() not in FORMATS:
+        raise ModelError(f"--out {path}: give a file ending in {', '.join(FORMATS)}")
+    if out.is_dir():
+        raise ModelError(f"--out {path}: this is a directory; give a file name in it")
+    folder = out.parent if str(out.parent) else pathlib.Path(".")
+    if not folder.is_dir():
+        raise ModelError(f"--out {path}: the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise ModelError(f"--out {path}: not writable (permission denied)")
+
+
 def _write(res: SimulationResult, path: str, events: list[str] | None = None) -> None:
-    if path.lower().endswith(".json"):
-        data = res.to_dict()
-        if events:
-            data["events"] = event_table(res, events)
-        pathlib.Path(path).write_text(json.dumps(data), encoding="utf-8")
-    else:
-        res.to_csv(path)
+    from ..simulate.output.export import write_result
 
-
-def event_table(res: SimulationResult, events: list[str]) -> dict[str, Any]:
-    """``{event name: {"t": [...], "states": {state: [...]}}}`` (times in s)."""
-    out: dict[str, Any] = {}
-    for name, te, xe in zip(events, res.t_events, res.x_events, strict=True):
-        out[name] = {"t": te.tolist(),
-                     "states": {s: xe[:, k].tolist() for k, s in enumerate(res.states)}}
-    return out
+    try:
+        write_result(res, path, events)
+    except OSError as err:  # disk full, a file system gone read-only …
+        raise ModelError(f"--out {path}: cannot write it ({err.strerror or err})") from None
 
 
 def summary(res: SimulationResult, events: list[str] | None = None) -> str:
