@@ -60,6 +60,11 @@ class Element:
     dim: int = 1
     params: dict[str, Any] = field(default_factory=dict)
     line: int | None = None
+    #: declared energy domain: a name, or (bond-1 side, bond-2 side) of a TF/GY; None:
+    #: propagated from the neighbours (:mod:`.domains`)
+    domain: Any = None
+    #: the default domain of the graph this element was included from (:meth:`BondGraph.include`)
+    fallback_domain: str | None = None
 
     @property
     def kind(self) -> str:
@@ -114,8 +119,11 @@ class BondGraph:
     the graph with other values, leaving this one as it is.
     """
 
-    def __init__(self, name: str = "bondgraph", parameters: Mapping[str, Any] | None = None):
+    def __init__(self, name: str = "bondgraph", parameters: Mapping[str, Any] | None = None,
+                 domain: str | None = None):
         self.name = name
+        #: default energy domain of the bonds no element declaration reaches (:mod:`.domains`)
+        self.domain = domain
         self.parameters: dict[str, Any] = dict(parameters or {})
         self.elements: dict[str, Element] = {}
         self.bonds: list[Bond] = []
@@ -127,8 +135,13 @@ class BondGraph:
         self._aliases: dict[str, str] = {}  # "sub.port" → "sub.junction" of included graphs
 
     # ------------------------------------------------------------------ building
-    def add(self, name: str, type: str, *, dim: int = 1, **params: Any) -> Element:  # noqa: A002
-        """Add an element; parameters as numbers, SymPy objects or expression text."""
+    def add(self, name: str, type: str, *, dim: int = 1, domain: Any = None,  # noqa: A002
+            **params: Any) -> Element:
+        """Add an element; parameters as numbers, SymPy objects or expression text.
+
+        ``domain``: its energy domain (``"electrical"``, …; a TF/GY may give two, the
+        sides of its bond 1 and bond 2), propagated to its neighbours (:mod:`.domains`).
+        """
         type = str(type)  # noqa: A001 - YAML may give 0/1 as integers
         if type not in TYPES:
             raise ModelError(
@@ -138,7 +151,7 @@ class BondGraph:
             raise ModelError(f"element {name!r} is defined twice; element names must be unique")
         if not isinstance(dim, int) or dim < 1:
             raise ModelError(f"element {name!r}: dim must be a positive integer, got {dim!r}")
-        el = Element(name, type, dim)
+        el = Element(name, type, dim, domain=domain)
         self.elements[name] = el
         self._pending[name] = params
         return el
@@ -215,8 +228,9 @@ class BondGraph:
             self.parameters[key] = value
         renamed = {state_symbol(s): state_symbol(f"{name}.{s}") for s in sub.state_names()}
         for el in sub.elements.values():
-            new = self.add(f"{name}.{el.name}", el.type, dim=el.dim)
+            new = self.add(f"{name}.{el.name}", el.type, dim=el.dim, domain=el.domain)
             new.line = el.line
+            new.fallback_domain = el.fallback_domain or sub.domain
             new.params = {k: (v.xreplace(renamed) if hasattr(v, "xreplace") else v)
                           for k, v in el.params.items()}
             self._pending.pop(new.name, None)
@@ -306,7 +320,8 @@ class BondGraph:
                     params[k] = done[v]
                 else:
                     params[k] = done[v] = v.xreplace(values)
-            new.elements[name] = Element(el.name, el.type, el.dim, params, el.line)
+            new.elements[name] = Element(el.name, el.type, el.dim, params, el.line, el.domain,
+                                         el.fallback_domain)
         return new
 
     def with_parameters(self, values: Mapping[str, Any] | None = None, /,
@@ -402,9 +417,11 @@ class BondGraph:
     def from_model(cls, model: Any) -> BondGraph:
         """From a loaded model file (:func:`porthamiltonian.io.load_model`)."""
         section = model.section
-        bg = cls(model.name, parameters=model.parameter_settings())
+        bg = cls(model.name, parameters=model.parameter_settings(),
+                 domain=section.get("domain"))
         for e in section["elements"]:
-            el = bg.add(e["name"], str(e["type"]), dim=int(e.get("dim", 1)))
+            el = bg.add(e["name"], str(e["type"]), dim=int(e.get("dim", 1)),
+                        domain=e.get("domain"))
             el.line = e.get("line")
             for key in ("c", "i", "r", "ratio", "hamiltonian"):
                 if key in e:

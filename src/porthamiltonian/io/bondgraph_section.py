@@ -6,14 +6,22 @@ compiler's business.
 
 The checked section is::
 
-    {"elements": [{"name": "C1", "type": "C", "dim": 1,
+    {"domain": "electrical" | None,                  # the graph's default domain
+     "elements": [{"name": "C1", "type": "C", "dim": 1,
+                   "domain": None,                   # declared: a name, a pair, or None
                    "line": 7, "path": ("bondgraph", "elements", 3),
                    "label": "bondgraph.elements[3] (C1)",  # for messages
                    "states": ["C1"],                 # C and I elements only
                    "c": <sympy.Expr>,                # the keys the element gave, parsed
                    "text": {"c": "C"}}, ...],        # ... and their original text
      "bonds": [{"from": "u", "to": "j", "name": None, "line": 9}, ...],
-     "states": [...], "inputs": [...]}
+     "states": [...], "inputs": [...], "outputs": [...]}
+
+``domain:`` (on the section: the default; on an element: its declaration, two names
+``[in, out]`` for a TF/GY) is checked and propagated as the compiler does
+(:mod:`porthamiltonian.bondgraph.domains`), so the outputs — each source's conjugate
+variable, ``V.i`` for an electrical Se ``V`` — are known at load time, and a conflict of
+declarations is reported with the model's other problems.
 
 For ``dim: k > 1`` the matrix parameters ``c``, ``i``, ``r``, ``ratio`` are
 ``k×k`` :class:`sympy.ImmutableMatrix` (a scalar ``a`` in the file means ``a``
@@ -28,13 +36,14 @@ from typing import Any
 
 import sympy
 
+from ..errors import ModelError
 from ..expr import state_symbol
 from ..naming import expand
 from .schema import Checker, KeyPath, Section, label_of
 
 __all__ = ["ELEMENT_KEYS", "STORAGE_TYPES", "SOURCE_TYPES", "check_bondgraph"]
 
-_COMMON = ("name", "type", "dim")
+_COMMON = ("name", "type", "dim", "domain")
 
 #: Extra keys each element type accepts (besides name, type, dim).
 ELEMENT_KEYS: dict[str, tuple[str, ...]] = {
@@ -57,13 +66,18 @@ _VALUE_KEYS: dict[str, tuple[bool, str]] = {
 def check_bondgraph(ck: Checker, value: Any, path: KeyPath) -> Section:
     """Check a ``bondgraph`` section (see module docstring)."""
     label = label_of(path)
-    data: dict[str, Any] = {"elements": [], "bonds": [], "states": [], "inputs": []}
+    data: dict[str, Any] = {"domain": None, "elements": [], "bonds": [], "states": [],
+                            "inputs": [], "outputs": []}
     section = ck.mapping(value, path, label)
     if section is None:
         return Section(data, None, None)
     ck.keys(
-        section, path, label, ("elements", "bonds"), ("elements", "bonds"), "in a bondgraph section"
+        section, path, label, ("elements", "bonds", "domain"), ("elements", "bonds"),
+        "in a bondgraph section"
     )
+    if section.get("domain") is not None:
+        data["domain"] = _declared(ck, section["domain"], "", (*path, "domain"),
+                                   f"{label}.domain")
     raw = ck.sequence(section.get("elements", []), (*path, "elements"), f"{label}.elements")
     elements = _headers(ck, raw or [], (*path, "elements"), f"{label}.elements")
     for e in elements:
@@ -73,6 +87,9 @@ def check_bondgraph(ck: Checker, value: Any, path: KeyPath) -> Section:
             data["inputs"] += expand(e["name"], e["dim"])
     every_state = {s: state_symbol(s) for s in data["states"]}
     for e in elements:
+        raw = e["raw"].get("domain")
+        e["domain"] = None if raw is None else _declared(
+            ck, raw, e["type"], (*e["path"], "domain"), f"{e['label']}.domain")
         _values(ck, e, every_state)
         data["elements"].append(e)
     data["bonds"] = _bonds(
@@ -82,8 +99,52 @@ def check_bondgraph(ck: Checker, value: Any, path: KeyPath) -> Section:
         f"{label}.bonds",
         [e["name"] for e in elements],
     )
-    # a source's output is named like its input (bondgraph.generate)
-    return Section(data, data["states"], data["inputs"], list(data["inputs"]))
+    data["outputs"] = _outputs(ck, data, path, label)
+    return Section(data, data["states"], data["inputs"], list(data["outputs"]))
+
+
+def _declared(ck: Checker, raw: Any, kind: str, path: KeyPath, label: str) -> Any:
+    """A checked ``domain:`` value (canonical names), or ``None`` after reporting."""
+    from ..bondgraph.domains import normalize  # the front-end, only for bond-graph files
+    from ..bondgraph.graph import base_type
+
+    try:
+        return normalize(raw, base_type(kind) if kind else "0", label)
+    except ModelError as err:
+        ck.error(path, label, str(err).removeprefix(f"{label}: "))
+        return None
+
+
+def _outputs(ck: Checker, data: dict[str, Any], path: KeyPath, label: str) -> list[str]:
+    """The sources' output names (their conjugate variables in their propagated domain:
+    ``V.i``); a conflict of domain declarations is reported here."""
+    from ..bondgraph.domains import propagate, source_output, source_quantities
+    from ..bondgraph.graph import base_type
+    from ..quantities import DOMAINS
+
+    elements = data["elements"]
+    bonds = data["bonds"]
+    try:
+        per_bond = propagate(
+            [(e["name"], base_type(e["type"]), e.get("domain"), None, e["label"])
+             for e in elements],
+            [(b["from"], b["to"], f"bond {b['from']} → {b['to']}"
+              + (f" at line {b['line']}" if b.get("line") else "")) for b in bonds],
+            data["domain"])
+    except ModelError as err:
+        ck.error(path, label, str(err))
+        per_bond = ["generic"] * len(bonds)
+    first = {}
+    for b, dom in zip(bonds, per_bond, strict=True):
+        for end in (b["from"], b["to"]):
+            first.setdefault(end, dom)
+    out: list[str] = []
+    for e in elements:
+        if e["type"] in SOURCE_TYPES:
+            dom = DOMAINS[first.get(e["name"], data["domain"] or "generic")]
+            _, yq = source_quantities(base_type(e["type"]), dom)
+            out += [source_output(u, yq) for u in expand(e["name"], e["dim"])]
+    return out
 
 
 def _headers(ck: Checker, raw: list[Any], path: KeyPath, label: str) -> list[dict[str, Any]]:
