@@ -232,7 +232,8 @@ def test_generated_model_matches_the_element_laws(name, symbolic):
         xd, y = ref(p, dict(zip(system.states, x, strict=True)),
                     dict(zip(system.inputs, u, strict=True)))
         expected_xd = np.array([xd[s] for s in system.states], dtype=float)
-        expected_y = np.array([y[o] for o in system.outputs], dtype=float)
+        # output k is the conjugate of input k (the source's flow or effort)
+        expected_y = np.array([y[i] for i in system.inputs], dtype=float)
         np.testing.assert_allclose(system.rhs(x, u), expected_xd, rtol=1e-8,
                                    atol=1e-12 * np.abs(expected_xd).max())
         np.testing.assert_allclose(system.output(x, u), expected_y, rtol=1e-8,

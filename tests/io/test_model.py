@@ -229,7 +229,7 @@ def test_bad_bondgraph_reports_everything_with_lines():
     assert problems == [
         f"{s}:2: duplicate key 'k'; each key may appear only once",
         f"{s}:7: bondgraph.elements[2] (C1): unknown key 'cc'; allowed keys for a C element: "
-        "name, type, dim, c, hamiltonian",
+        "name, type, dim, domain, c, hamiltonian",
         f"{s}:7: bondgraph.elements[2] (C1): neither 'c' nor 'hamiltonian' given; give exactly "
         "one ('c' for a linear element, 'hamiltonian' for any energy function)",
         f"{s}:8: bondgraph.elements[3] (L1).i: '^' is not a power operator; use '**' "
@@ -249,7 +249,7 @@ def test_example_message_format():
     problems = problems_of(BASE.replace("{name: C1, type: C, c: k}", "{name: C1, type: C, cc: k}"))
     assert problems[0] == (
         "<string>:7: bondgraph.elements[2] (C1): unknown key 'cc'; allowed keys for a C "
-        "element: name, type, dim, c, hamiltonian"
+        "element: name, type, dim, domain, c, hamiltonian"
     )
 
 

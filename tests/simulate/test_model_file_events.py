@@ -116,7 +116,7 @@ def test_unknown_name_in_a_network_event_is_found_at_simulation_with_its_line(tm
     assert len(err) == 1
     assert err[0].startswith(f"error: {bad}:{line}: simulate.events[0].when: ")
     assert "'load.q'" in err[0] and "the names with a dot here are: load.p, motor.phi, " \
-        "u.V.u, y.V.u" in err[0]
+        "u.V.u, y.V.i" in err[0]
 
 
 def test_events_on_a_symbolic_parameter_are_refused():

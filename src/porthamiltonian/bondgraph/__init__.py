@@ -6,15 +6,43 @@ dependent storages merged by ``merge``); :func:`junction_structure` is the Dirac
 structure on the exterior bonds (``dirac_path``);
 :func:`draw` draws the graph with its causal strokes (``draw``).  Below them:
 ``elements`` (the storages' compliance and energy), ``linear_map`` (the solved element
-equations and their port-Hamiltonian split), ``equations``, ``elimination`` and
-``causality``.  The ``check`` and ``draw`` commands live in :mod:`porthamiltonian.cli`.
+equations and their port-Hamiltonian split), ``domains`` (energy domains: declared,
+propagated, the physical names of states and outputs), ``equations``, ``elimination``
+and ``causality``.  The ``check`` and ``draw`` commands live in :mod:`porthamiltonian.cli`.
+
+The generators (``to_phs``, ``to_descriptor``, ``junction_structure``) are imported on
+first use (PEP 562 ``__getattr__``), so reading a model file's ``bondgraph`` section
+(which needs only ``graph`` and ``domains``) loads neither SciPy nor the
+Dirac-structure machinery.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .causality import CausalityReport, analyze_causality
-from .dirac_path import junction_structure
 from .draw import draw
-from .generate import to_descriptor, to_phs
 from .graph import Bond, BondGraph, Element
+
+if TYPE_CHECKING:  # for type checkers and the import graph
+    from .dirac_path import junction_structure
+    from .generate import to_descriptor, to_phs
 
 __all__ = ["BondGraph", "Element", "Bond", "to_phs", "to_descriptor", "junction_structure",
            "analyze_causality", "CausalityReport", "draw"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("to_phs", "to_descriptor"):
+        from . import generate
+
+        return getattr(generate, name)
+    if name == "junction_structure":
+        from .dirac_path import junction_structure
+
+        return junction_structure
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

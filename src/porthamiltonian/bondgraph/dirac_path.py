@@ -47,6 +47,7 @@ from ..expr import state_symbol
 from ..interconnection import interconnect
 from ..naming import expand, split_index
 from ..phs import PHS
+from .domains import bond_domains, graph_quantities, output_names
 from .elements import compliance
 from .graph import JUNCTIONS, Bond, BondGraph, Element
 
@@ -90,12 +91,16 @@ def via_dirac(bg: BondGraph, symbolic: bool) -> PHS:
         connect.append((f"{el.name}.port", el.name, kind))
     free = {p: fixed[p] for el in sources for p in expand(el.name, el.dim)}
     sys = interconnect(D, systems, connect, free_inputs=free)
-    inputs = list(sys.inputs)
-    sys = sys.rename(outputs=dict(zip(sys.outputs, inputs, strict=True)))
+    doms = bond_domains(bg)
+    conjugate = dict(zip([p for el in sources for p in expand(el.name, el.dim)],
+                         output_names(bg, doms), strict=True))
+    sys = sys.rename(outputs=dict(zip(sys.outputs, [conjugate[u] for u in sys.inputs],
+                                      strict=True)))
     sys = sys.replace(name=bg.name, parameters=dict(bg.parameters))
     if not symbolic:
         sys = _chop(sys)
     sys.check()
+    sys.quantities = graph_quantities(bg, doms, sys.states)
     return sys
 
 

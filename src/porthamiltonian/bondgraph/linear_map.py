@@ -19,6 +19,7 @@ import sympy as sp
 
 from ..naming import expand
 from ..phs import PHS
+from .domains import bond_domains, graph_quantities, output_names
 from .elements import HamiltonianData
 from .elimination import combine, solve_sorted
 from .equations import element_equations
@@ -122,8 +123,12 @@ def explicit_phs(bg: BondGraph, mats: dict[str, Any], H: HamiltonianData, states
                  inputs: list[str]) -> PHS:
     """The PHS of the split matrices ``mats`` and the storages' energy ``H``: numeric
     (dense, or SciPy sparse above :data:`SPARSE_ABOVE` states) when ``H.Q`` is given,
-    else symbolic with the graph's parameters."""
-    names = {"states": states, "inputs": inputs, "outputs": list(inputs), "name": bg.name}
+    else symbolic with the graph's parameters.  Outputs are named after the sources'
+    conjugate variables (``V.i``) and the model carries the graph's
+    :class:`~porthamiltonian.quantities.Quantities` (:mod:`.domains`)."""
+    doms = bond_domains(bg)
+    names = {"states": states, "inputs": inputs, "outputs": output_names(bg, doms),
+             "name": bg.name, "quantities": graph_quantities(bg, doms, states)}
     if H.Q is not None:
         if len(states) <= SPARSE_ABOVE:
             mats = {k: A.toarray() for k, A in mats.items()}

@@ -43,6 +43,8 @@ from ..errors import NoExplicitFormError
 from ..expr import state_symbol
 from ..naming import split_index
 from ..phs import PHS
+from ..quantities import Observable, Quantities
+from .domains import bond_domains, graph_quantities, output_names
 from .elements import HamiltonianData, compliance
 from .linear_map import LinearMap, explicit_phs, port_kinds, split
 
@@ -118,10 +120,12 @@ def descriptor(lm: LinearMap, H: HamiltonianData) -> DescriptorPHS:
     if not lm.exact and "hamiltonian" in energy:
         mats = {k: sp.Matrix(A) for k, A in mats.items()}
         B = sp.Matrix(B)
+    doms = bond_domains(lm.graph)
     model = DescriptorPHS(**mats, B=B, **energy, states=states, inputs=lm.inputs,
-                          outputs=list(lm.inputs),
+                          outputs=output_names(lm.graph, doms),
                           multipliers=[rate_name(s) for s in lm.dependent],
-                          parameters=dict(lm.graph.parameters), name=lm.graph.name)
+                          parameters=dict(lm.graph.parameters), name=lm.graph.name,
+                          quantities=graph_quantities(lm.graph, doms))
     model.port_kinds = port_kinds(lm.graph)  # type: ignore[attr-defined]
     return model
 
@@ -169,10 +173,11 @@ def merged(lm: LinearMap, derivative: Sequence[str], why: str) -> PHS:
     if lm.exact:
         Cr = (Caa + coupling * Cdd * coupling.T).applyfunc(sp.cancel)
         xi = sp.Matrix(xa)
-        energy = {"hamiltonian": sp.expand((xi.T * Cr.inv() * xi)[0, 0] / 2),
+        Qr = Cr.inv()
+        energy = {"hamiltonian": sp.expand((xi.T * Qr * xi)[0, 0] / 2),
                   "parameters": dict(bg.parameters)}
-        sys = PHS(**mats, **energy, states=a, inputs=lm.inputs, outputs=list(lm.inputs),
-                  name=bg.name)
+        sys = PHS(**mats, **energy, states=a, inputs=lm.inputs, outputs=output_names(bg),
+                  name=bg.name, quantities=graph_quantities(bg, states=a))
     else:
         Cr = Caa + coupling @ Cdd @ coupling.T
         Qr = np.linalg.inv(Cr)
@@ -185,9 +190,54 @@ def merged(lm: LinearMap, derivative: Sequence[str], why: str) -> PHS:
                             * xd[j] for j in range(len(d)))
         if combo != xa[i]:
             meaning[s] = str(combo)
+    sys.quantities = _merged_quantities(sys.quantities, bg, a, d, blk["d_a"],
+                                        Qr, Cdd, lm.exact)
     sys.merged = meaning  # type: ignore[attr-defined]
     stands = "; ".join(f"state {s} now stands for {m}" for s, m in meaning.items())
     sys.reduction = (  # type: ignore[attr-defined]
         f"merged the dependent storage(s) {', '.join(derivative)} ({why}): {stands}"
     )
     return sys
+
+
+#: above this many kept states the merged storages get no observables (each would be a
+#: dense expression in every kept state)
+OBSERVE_UP_TO = 200
+
+
+def _merged_quantities(q: Quantities | None, bg: Any, a: list[str], d: list[str], Ada: Any,
+                       Qr: Any, Cdd: Any, exact: bool) -> Quantities | None:
+    r"""The merged model's annotation with two observables per dependent storage state:
+    its co-energy :math:`z_d = A_{da} z_a = A_{da} C_r^{-1}\xi` and its state
+    :math:`x_d = C_{dd} z_d`, both in the kept states :math:`\xi` (the speed and
+    momentum of an inertia merged into another through a gear, the voltage and charge
+    of a capacitor in parallel with another).  The kept states' co-energies
+    :math:`\nabla H_r(\xi) = z_a` are already the physical ones."""
+    if q is None or not d or len(a) > OBSERVE_UP_TO:
+        return q
+    info = graph_quantities(bg).states
+    xi = sp.Matrix([state_symbol(s) for s in a])
+    if exact:
+        zd = (sp.Matrix(Ada) * sp.Matrix(Qr)).applyfunc(sp.cancel) * xi
+        xd = sp.Matrix(Cdd) * zd
+    else:
+        K = np.asarray(Ada, dtype=float) @ np.asarray(Qr, dtype=float)
+        zd = _linear_rows(K, xi)
+        xd = _linear_rows(np.asarray(Cdd, dtype=float) @ K, xi)
+    extra = []
+    for j, s in enumerate(d):
+        meta = info[s]
+        extra.append(Observable(s, meta.quantity, expr=sp.expand(xd[j]), role="state",
+                                element=meta.element,
+                                description=f"{s}, merged: reconstructed from "
+                                            f"{', '.join(a)}"))
+        extra.append(Observable(meta.coenergy_name, meta.coenergy, expr=sp.expand(zd[j]),
+                                role="coenergy", element=meta.element,
+                                description=f"∂H/∂{s} of the merged storage"))
+    return q.with_observables(extra)
+
+
+def _linear_rows(K: np.ndarray, xi: sp.Matrix) -> list[sp.Expr]:
+    """The rows of ``K ξ`` as SymPy expressions, with only the non-zero terms."""
+    return [sp.Add(*(sp.Float(K[j, i]) * xi[i] for i in np.flatnonzero(K[j])))
+            for j in range(K.shape[0])]

@@ -17,9 +17,10 @@ Every law is written for the *passive* port variables of :mod:`porthamiltonian.n
 * **effort source** (Se: voltage, force, torque, pressure): receives the port's flow
   :math:`f_\mathrm{in}`, returns :math:`e = u`; its input ``u`` has the output
   :math:`y = -f_\mathrm{in}`, the flow it delivers, so :math:`u y` is the power it
-  supplies to the network (DESIGN.md §2);
+  supplies to the network (DESIGN.md §2); the output is named by the flow's symbol in
+  the domain (``V.i`` for a voltage source ``V``, ``F.v`` for a force source ``F``);
 * **flow source** (Sf): receives the effort, returns :math:`f_\mathrm{in} = -u`, output
-  :math:`y = e`;
+  :math:`y = e`, named by the effort's symbol (``I.v``, ``w.tau``);
 * **transformer** (TF, ratio :math:`m`): :math:`e_a = m\,e_b`, :math:`f_b = m\,f_a` with
   ``a`` oriented in and ``b`` out (DESIGN.md §2, bond 1 in, bond 2 out);
 * **gyrator** (GY, ratio :math:`r`): :math:`e_a = r\,f_b`, :math:`e_b = r\,f_a`.
@@ -37,6 +38,7 @@ from ..errors import ModelError
 from ..expr import parse_expression
 from ..network.component import Component, Context, Law
 from ..network.ports import Port
+from ..quantities import domain as domain_of
 
 
 def positive(name: str, value: Any, owner: str) -> None:
@@ -49,6 +51,23 @@ def _ports(obj: Any) -> list[Port]:
     if getattr(obj, "series", False):
         return [Port("a", obj.domain, "flow", "in"), Port("b", obj.domain, "flow", "out")]
     return [Port("p", obj.domain, "effort" if obj.inertial else "flow")]
+
+
+def storage(obj: Any) -> dict[str, tuple[str, str]]:
+    """``Law.storages`` of a one-state storage component: its state is a momentum
+    (``"I"``) when the port receives the effort, else a displacement (``"C"``)."""
+    return {obj.state: ("I" if obj.inertial else "C", obj.domain)}
+
+
+def source_law(dom: str, kind: str, M: list[list[int]]) -> Law:
+    """The law of an ideal effort (``kind="Se"``) or flow (``"Sf"``) source: port ``p``
+    and the external input ``u`` (the effort, resp. the flow, of domain ``dom``); the
+    output conjugate to ``u`` is named by its symbol in the domain (``i``: the current a
+    voltage source delivers; ``v``: the voltage across a current source), as a bond
+    graph's source output (:func:`porthamiltonian.bondgraph.domains.source_output`)."""
+    d = domain_of(dom)
+    u, y = (d.effort, d.flow) if kind == "Se" else (d.flow, d.effort)
+    return Law([], ["p", "u"], M=M, outputs=["p", y.symbol], signals={"u": u, y.symbol: y})
 
 
 def _G(obj: Any) -> list[list[int]]:
@@ -75,7 +94,7 @@ class Storage(Component):
     def law(self, c: Context) -> Law:
         v = c[self.key]
         q = v if self.invert else 1 / v
-        return Law([self.state], list(self.ports), G=_G(self), Q=[[q]])
+        return Law([self.state], list(self.ports), G=_G(self), Q=[[q]], storages=storage(self))
 
 
 class NonlinearStorage(Component):
@@ -98,7 +117,8 @@ class NonlinearStorage(Component):
         names = {self.state: c.x(self.state)}
         names.update({k: c[k] for k in self.parameters})
         H = parse_expression(self.energy, names, where=f"{type(self).__name__}.energy")
-        return Law([self.state], list(self.ports), G=_G(self), hamiltonian=H)
+        return Law([self.state], list(self.ports), G=_G(self), hamiltonian=H,
+                   storages=storage(self))
 
 
 class Resistor1(Component):
@@ -135,7 +155,8 @@ class Fixed(Component):
 
 
 class EffortSource(Component):
-    """Ideal effort source: the port's effort is the input ``u``."""
+    """Ideal effort source: the port's effort is the input ``u``; the output (named
+    by the flow's symbol, ``i`` for a voltage source) is the flow it delivers."""
 
     domain = "generic"
 
@@ -143,11 +164,12 @@ class EffortSource(Component):
         super().__init__([Port("p", self.domain, "flow", "out")])
 
     def law(self, c: Context) -> Law:
-        return Law([], ["p", "u"], M=[[0, 1], [-1, 0]])
+        return source_law(self.domain, "Se", [[0, 1], [-1, 0]])
 
 
 class FlowSource(Component):
-    """Ideal flow source: the flow delivered at the port is the input ``u``."""
+    """Ideal flow source: the flow delivered at the port is the input ``u``; the output
+    (named by the effort's symbol, ``v`` for a current source) is the effort at it."""
 
     domain = "generic"
 
@@ -155,7 +177,7 @@ class FlowSource(Component):
         super().__init__([Port("p", self.domain, "effort", "out")])
 
     def law(self, c: Context) -> Law:
-        return Law([], ["p", "u"], M=[[0, -1], [1, 0]])
+        return source_law(self.domain, "Sf", [[0, -1], [1, 0]])
 
 
 class Transformer(Component):

@@ -83,4 +83,6 @@ class CSTR(Component):
         r = c.k0 * sp.exp(-c.Ea / (c.Rg * T)) * NA * (1 - sp.exp(-affinity / (c.Rg * T)))
         g = r / T
         J = [[0, 0, -g], [0, 0, g], [g, -g, 0]]
-        return Law(["N_A", "N_B", "S"], ["wall"], J=J, G=[[0], [0], [1]], hamiltonian=U)
+        return Law(["N_A", "N_B", "S"], ["wall"], J=J, G=[[0], [0], [1]], hamiltonian=U,
+                   storages={"N_A": ("C", "chemical"), "N_B": ("C", "chemical"),
+                             "S": ("C", "thermal")})

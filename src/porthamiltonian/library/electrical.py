@@ -151,7 +151,7 @@ class Diode(Component):
         v = q / c.Cj
         H = q**2 / (2 * c.Cj)
         Rq = c.Is / c.VT * el.exprel(v / c.VT)  # R(q)·v = Is (exp(v/VT) − 1), v = ∂H/∂q
-        return Law(["q"], ["p"], R=[[Rq]], G=[[1]], hamiltonian=H)
+        return Law(["q"], ["p"], R=[[Rq]], G=[[1]], hamiltonian=H, storages={"q": ("C", D)})
 
 
 class BoostConverter(Component):
@@ -186,6 +186,7 @@ class BoostConverter(Component):
     def law(self, c: Context) -> Law:
         s = 1 - c.S
         return Law(["phi_L", "q_C"], ["E"], J=[[0, -s], [s, 0]], R=[[0, 0], [0, 1 / c.R]],
-                   G=[[1], [0]], Q=[[1 / c.L, 0], [0, 1 / c.C]])
+                   G=[[1], [0]], Q=[[1 / c.L, 0], [0, 1 / c.C]],
+                   storages={"phi_L": ("I", D), "q_C": ("C", D)})
 
 

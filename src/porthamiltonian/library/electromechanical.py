@@ -59,7 +59,8 @@ class DCMotor(Component):
     def law(self, c: Context) -> Law:
         return Law(["phi", "p"], ["electrical", "shaft"], J=[[0, -c.k], [c.k, 0]],
                    R=[[c.R, 0], [0, c.b]], G=[[1, 0], [0, -1]],
-                   Q=[[1 / c.L, 0], [0, 1 / c.J]])
+                   Q=[[1 / c.L, 0], [0, 1 / c.J]],
+                   storages={"phi": ("I", "electrical"), "p": ("I", "rotation")})
 
 
 class Electromagnet(Component):
@@ -96,7 +97,8 @@ class Electromagnet(Component):
         phi, q = c.x("phi"), c.x("q")
         H = phi**2 / (2 * self.inductance(c, q))
         return Law(["phi", "q"], ["electrical", "mechanical"], R=[[c.R, 0], [0, 0]],
-                   G=[[1, 0], [0, 1]], hamiltonian=H)
+                   G=[[1, 0], [0, 1]], hamiltonian=H,
+                   storages={"phi": ("I", "electrical"), "q": ("C", "translation")})
 
 
 class Loudspeaker(Component):
@@ -129,4 +131,6 @@ class Loudspeaker(Component):
         return Law(["phi", "p", "q"], ["electrical", "cone"],
                    J=[[0, -c.Bl, 0], [c.Bl, 0, -1], [0, 1, 0]],
                    R=[[c.Re, 0, 0], [0, c.c, 0], [0, 0, 0]], G=[[1, 0], [0, -1], [0, 0]],
-                   Q=[[1 / c.Le, 0, 0], [0, 1 / c.m, 0], [0, 0, c.k]])
+                   Q=[[1 / c.Le, 0, 0], [0, 1 / c.m, 0], [0, 0, c.k]],
+                   storages={"phi": ("I", "electrical"), "p": ("I", "translation"),
+                             "q": ("C", "translation")})

@@ -40,7 +40,8 @@ class Pipe(Component):
         super().__init__([Port("a", D, "effort"), Port("b", D, "effort")], I=I, R=R)
 
     def law(self, c: Context) -> Law:
-        return Law(["Gamma"], ["a", "b"], R=[[c.R]], G=[[1, -1]], Q=[[1 / c.I]])
+        return Law(["Gamma"], ["a", "b"], R=[[c.R]], G=[[1, -1]], Q=[[1 / c.I]],
+                   storages={"Gamma": ("I", D)})
 
 
 class Tank(el.Storage):
@@ -56,7 +57,7 @@ class Tank(el.Storage):
         Component.__init__(self, [Port("p", D, "flow")], A=A, rho=rho, g=g)
 
     def law(self, c: Context) -> Law:
-        return Law(["V"], ["p"], G=[[1]], Q=[[c.rho * c.g / c.A]])
+        return Law(["V"], ["p"], G=[[1]], Q=[[c.rho * c.g / c.A]], storages={"V": ("C", D)})
 
 
 class Accumulator(el.Storage):

@@ -58,7 +58,8 @@ class HeatCapacity(Component):
 
     def law(self, c: Context) -> Law:
         S = c.x("S")
-        return Law(["S"], ["p"], G=[[1]], hamiltonian=c.C * c.T0 * sp.exp(S / c.C))
+        return Law(["S"], ["p"], G=[[1]], hamiltonian=c.C * c.T0 * sp.exp(S / c.C),
+                   storages={"S": ("C", D)})
 
 
 class HeatConduction(Component):

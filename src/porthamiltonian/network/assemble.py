@@ -55,8 +55,9 @@ from ..descriptor import DescriptorPHS
 from ..errors import ModelError, NoExplicitFormError
 from ..expr import state_symbol
 from ..phs import PHS
-from .component import Component, Law
-from .ports import Port
+from ..quantities import Quantities, Quantity
+from .component import Component, Law, law_quantities
+from .ports import Port, port_quantities
 
 SPARSE_LIMIT = 400  # total size n + m above which the numeric path uses sparse matrices
 
@@ -77,6 +78,8 @@ class _Stack:
 
     states: list[str] = field(default_factory=list)
     inputs: list[str] = field(default_factory=list)  # global "comp.input"
+    outputs: list[str] = field(default_factory=list)  # the conjugate of each input, global
+    annotations: list[Quantities] = field(default_factory=list)  # per component
     rows: list[np.ndarray] = field(default_factory=list)
     cols: list[np.ndarray] = field(default_factory=list)
     vals: list[Any] = field(default_factory=list)
@@ -96,7 +99,7 @@ def assemble(items: list[tuple[str, Component]], nodes: list[Node],
     st = _stack(items, symbolic, shared)
     n, m = len(st.states), len(st.inputs)
     A_rows, v_order, labels = _junction_equations(nodes, st)
-    e_inputs, e_names = _free_inputs(items, st, exposed, set(v_order))
+    e_inputs, e_names, e_outputs, e_ports = _free_inputs(items, st, exposed, set(v_order))
     kind = "symbolic" if symbolic else ("sparse" if n + m > SPARSE_LIMIT else "dense")
     T = _T_matrix(st, n, m, kind)
     a = list(range(n)) + [n + i for i in e_inputs]
@@ -117,7 +120,10 @@ def assemble(items: list[tuple[str, Component]], nodes: list[Node],
         Tp = Tp.applyfunc(_tidy)
         if st.modulating:
             rep = _effort_values(T, X, st, v_order, a, w, n)
-    return _build(Tp, B, st, n, e_names, kind, name, rep)
+    quantities = Quantities.merge([*st.annotations, Quantities(ports=e_ports)])
+    if quantities is not None:  # ports joined inside the network are no system ports
+        quantities = quantities.restrict(st.states, [*e_names, *e_outputs])
+    return _build(Tp, B, st, n, (e_names, e_outputs), kind, name, rep, quantities)
 
 
 # ---------------------------------------------------------------------- stacking
@@ -139,6 +145,14 @@ def _stack(items: list[tuple[str, Component]], symbolic: bool,
                        else Tloc[r, c])
         st.states += [prefix + s for s in law.states]
         st.inputs += [prefix + u for u in law.inputs]
+        outs = law.outputs if law.outputs is not None else law.inputs
+        if len(outs) != mc:
+            raise ModelError(f"component {cname!r} ({type(comp).__name__}): {len(outs)} "
+                             f"output names for {mc} inputs")
+        st.outputs += [prefix + y for y in outs]
+        meaning = law_quantities(law, prefix, cname)
+        if meaning is not None:
+            st.annotations.append(meaning)
         local = {u: k for k, u in enumerate(law.inputs)}
         for p in comp.ports.values():
             st.port_inputs[prefix + p.name] = [m_off + local[u] for u in p.inputs]
@@ -274,17 +288,34 @@ def _w_labels(v_order: list[int], st: _Stack) -> list[str]:
 
 
 def _free_inputs(items: list[tuple[str, Component]], st: _Stack, exposed: dict[str, str],
-                 connected: set[int]) -> tuple[list[int], list[str]]:
-    """System inputs: exposed ports (in order of exposure), then external inputs."""
+                 connected: set[int]
+                 ) -> tuple[list[int], list[str], list[str], dict[str, Quantity]]:
+    """System inputs: exposed ports (in order of exposure), then external inputs; the
+    names of their outputs; the quantities of the exposed ports' inputs and outputs.
+
+    An exposed port ``shaft`` (rotational, receiving the torque) has the input ``shaft``
+    and the output ``shaft.w`` (its conjugate variable, as a bond graph's source,
+    :func:`porthamiltonian.bondgraph.domains.source_output`)."""
+    from ..bondgraph.domains import source_output
+
+    comps = dict(items)
     e_inputs: list[int] = []
     names: list[str] = []
+    outputs: list[str] = []
+    ports: dict[str, Quantity] = {}
     for ref, new in exposed.items():
         gs = st.port_inputs[ref]
         if connected & set(gs):
             raise ModelError(f"port {ref!r} is both connected and exposed; expose an "
                              "unconnected port (or a junction's spare port)")
         e_inputs += gs
-        names += [new] if len(gs) == 1 else [f"{new}[{k}]" for k in range(len(gs))]
+        mine = [new] if len(gs) == 1 else [f"{new}[{k}]" for k in range(len(gs))]
+        cname, _, pname = ref.partition(".")
+        uq, yq = port_quantities(comps[cname].ports[pname])
+        names += mine
+        for u in mine:
+            outputs.append(source_output(u, yq))
+            ports[u], ports[outputs[-1]] = uq, yq
     in_ports = {g for gs in st.port_inputs.values() for g in gs}
     for ref, gs in st.port_inputs.items():
         if not (set(gs) & connected) and ref not in exposed:
@@ -295,7 +326,8 @@ def _free_inputs(items: list[tuple[str, Component]], st: _Stack, exposed: dict[s
         if g not in in_ports:
             e_inputs.append(g)
             names.append(u)
-    return e_inputs, names
+            outputs.append(st.outputs[g])
+    return e_inputs, names, outputs, ports
 
 
 # ---------------------------------------------------------------------- solving
@@ -670,8 +702,9 @@ def _effort_values(T: Any, X: Any, st: _Stack, v_order: list[int], a: list[int],
 
 
 # ---------------------------------------------------------------------- result
-def _build(Tp: Any, B: Any, st: _Stack, n: int, e_names: list[str], kind: str,
-           name: str, rep: dict[sp.Symbol, sp.Expr]) -> PHS | DescriptorPHS:
+def _build(Tp: Any, B: Any, st: _Stack, n: int, io: tuple[list[str], list[str]], kind: str,
+           name: str, rep: dict[sp.Symbol, sp.Expr],
+           quantities: Quantities | None = None) -> PHS | DescriptorPHS:
     N = Tp.shape[0]
     xs, us = list(range(n)), list(range(n, N))
     Jf = (Tp - Tp.T) / 2
@@ -687,7 +720,8 @@ def _build(Tp: Any, B: Any, st: _Stack, n: int, e_names: list[str], kind: str,
         mats = {k: _chop(v) for k, v in mats.items()}
     if rep:
         mats = {k: v.xreplace(rep) for k, v in mats.items()}
-    names = {"states": st.states, "inputs": e_names, "outputs": e_names, "name": name}
+    names = {"states": st.states, "inputs": io[0], "outputs": io[1], "name": name,
+             "quantities": quantities}
     if kind == "symbolic":
         H = sp.Add(*st.hamiltonians)
         if B is not None:

@@ -28,7 +28,8 @@ import sympy as sp
 from ..errors import ModelError
 from ..expr import parameter_symbol, state_symbol
 from ..phs import PHS
-from .ports import Port
+from ..quantities import Quantities, Quantity
+from .ports import Port, network_domain
 
 
 @dataclass
@@ -53,6 +54,19 @@ class Law:
     hamiltonian: Any = None
     #: placeholder symbol -> local input name of the port scalar whose *effort* it is
     modulating: dict[sp.Symbol, str] = field(default_factory=dict)
+    #: physical meaning of the states: local state -> (``"C"`` or ``"I"``, domain); a C
+    #: state is a displacement whose co-energy is the effort (a capacitor's charge and
+    #: voltage), an I state a momentum whose co-energy is the flow (an inertia's angular
+    #: momentum and speed); :mod:`porthamiltonian.quantities`
+    storages: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: names of the outputs conjugate to :attr:`inputs`, in order (default: the inputs'
+    #: names); a source's output is its conjugate variable (``i`` of a voltage source)
+    outputs: list[str] | None = None
+    #: quantity of an external input or output by local name (a source's value and
+    #: the variable it returns)
+    signals: dict[str, Quantity] = field(default_factory=dict)
+    #: a ready annotation in local names (a wrapped PHS's), prefixed in a network
+    annotation: Quantities | None = None
 
 
 class Context:
@@ -189,9 +203,12 @@ class Component:
         return law, attached
 
     def system(self, symbolic: bool = True) -> PHS:
-        """The component's PHS in local names (outputs named like their inputs)."""
+        """The component's PHS in local names (outputs named by :attr:`Law.outputs`,
+        default like their inputs), with its :class:`~porthamiltonian.quantities.Quantities`."""
         law, attached = self.evaluate("", symbolic)
-        return phs_of(law, attached, name=type(self).__name__)
+        sys = phs_of(law, attached, name=type(self).__name__)
+        sys.quantities = law_quantities(law, "", type(self).__name__)
+        return sys
 
     def external_inputs(self) -> list[str]:
         """Inputs not in any power port (source values, control signals)."""
@@ -210,14 +227,17 @@ class Component:
                        symbolic: bool | None = None) -> Component:
         """A bond graph as a component: each Se is an effort-in port, each Sf a flow-in
         port, named after the source, power counted into the graph (bonds point out of
-        sources).  ``domains`` gives each port's domain (default ``"generic"``)."""
+        sources).  ``domains`` gives each port's domain (default: the source's domain in
+        the graph, :mod:`porthamiltonian.bondgraph.domains`)."""
+        from ..bondgraph.domains import bond_domains
         from ..bondgraph.generate import to_phs
 
         sys = to_phs(bg, symbolic=symbolic)
         domains = dict(domains or {})
+        found = bond_domains(bg)
         ports = []
         for el in bg.sources():
-            dom = domains.pop(el.name, "generic")
+            dom = domains.pop(el.name, None) or network_domain(found.of(el.name).name)
             ports.append(Port(el.name, dom, "effort" if el.kind == "Se" else "flow",
                               dim=el.dim, inputs=tuple(
                                   [el.name] if el.dim == 1 else
@@ -255,10 +275,12 @@ class PHSComponent(Component):
                     else sp.ImmutableMatrix(np.asarray(_dense(v)))
                     for k, v in sys.matrices().items()}
             H = sys.hamiltonian.xreplace(rename)
-            return Law(states, list(sys.inputs), hamiltonian=H, **mats)
+            return Law(states, list(sys.inputs), hamiltonian=H, outputs=list(sys.outputs),
+                       annotation=sys.quantities, **mats)
         num = sys.numeric() if sys.symbolic else sys
         mats = {k: _dense(v) for k, v in num.matrices().items()}
-        return Law(states, list(sys.inputs), Q=_dense(num.Q), **mats)
+        return Law(states, list(sys.inputs), Q=_dense(num.Q), outputs=list(sys.outputs),
+                   annotation=sys.quantities, **mats)
 
     def evaluate(self, prefix: str = "", symbolic: bool = True,
                  shared: Mapping[str, Any] | None = None) -> tuple[Law, dict[str, Any]]:
@@ -281,8 +303,9 @@ def _number(value: Any, owner: str, key: str, name: str) -> float:
 
 
 def phs_of(law: Law, parameters: Mapping[str, Any], name: str = "") -> PHS:
-    """The PHS of a law (outputs named like the inputs, as for bond graphs)."""
-    common = {"states": law.states, "inputs": law.inputs, "outputs": law.inputs,
+    """The PHS of a law (outputs named by ``law.outputs``, default like the inputs)."""
+    common = {"states": law.states, "inputs": law.inputs,
+              "outputs": law.outputs if law.outputs is not None else law.inputs,
               "name": name}
     mats = {k: getattr(law, k) for k in ("J", "R", "G", "P", "M", "S")}
     mats = {k: (np.zeros((len(law.states) if k in "JRGP" else len(law.inputs),
@@ -306,3 +329,24 @@ def _has_sym(v: Any) -> bool:
     if isinstance(v, (list, tuple)):
         return any(_has_sym(w) for w in v)
     return isinstance(v, sp.Basic)
+
+
+def law_quantities(law: Law, prefix: str, element: str) -> Quantities | None:
+    """The :class:`~porthamiltonian.quantities.Quantities` of a law in the names
+    ``prefix + local`` (``None`` when the law says nothing): a
+    :class:`~porthamiltonian.quantities.StateInfo` per declared storage state, its
+    element ``element`` (the component's name in a network); the quantities of its
+    external signals; a wrapped system's annotation renamed with the prefix."""
+    from ..quantities import storage_info
+
+    parts: list[Quantities | None] = []
+    if law.annotation is not None:
+        outs = law.outputs if law.outputs is not None else law.inputs
+        table = {n: prefix + n for n in (*law.states, *law.inputs, *outs)}
+        parts.append(law.annotation.rename(lambda n: prefix + n, table) if prefix
+                     else law.annotation)
+    if law.storages or law.signals:
+        states = {prefix + s: storage_info(prefix + s, element, kind, dom)
+                  for s, (kind, dom) in law.storages.items()}
+        parts.append(Quantities(states, {prefix + k: q for k, q in law.signals.items()}))
+    return Quantities.merge(parts)

@@ -4,7 +4,8 @@ A power port carries an effort :math:`e` and a flow :math:`f` whose product is a
 power (W).  Every port of a component is described by
 
 * its **domain** (which fixes the physical meaning and the SI units of ``e`` and
-  ``f``, table :data:`DOMAINS`);
+  ``f``, table :data:`DOMAINS`; the names of :data:`porthamiltonian.quantities.DOMAINS`,
+  such as ``rotational``, are accepted too);
 * its **dimension** (a multi-dimensional port is ``dim`` scalar ports);
 * its **orientation**: ``"in"`` (the default, passive sign convention) means that
   :math:`e^\top f` is the power flowing *into* the component; ``"out"`` that it is
@@ -25,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ModelError
+from ..quantities import Quantity, domain
 
 #: domain -> (effort name, effort unit, flow name, flow unit)
 DOMAINS: dict[str, tuple[str, str, str, str]] = {
@@ -37,6 +39,24 @@ DOMAINS: dict[str, tuple[str, str, str, str]] = {
     "magnetic": ("magnetomotive force", "A", "flux rate", "V"),
     "generic": ("effort", "-", "flow", "-"),
 }
+
+
+#: names of :data:`porthamiltonian.quantities.DOMAINS` where this table says otherwise
+_ALIASES = {"translational": "translation", "rotational": "rotation", "mechanical": "translation",
+            "electric": "electrical"}
+
+
+def network_domain(name: str) -> str:
+    """The key of :data:`DOMAINS` for a domain name of :mod:`porthamiltonian.quantities`
+    (``"rotational"`` → ``"rotation"``); other names unchanged."""
+    return _ALIASES.get(name, name)
+
+
+def port_quantities(port: Port) -> tuple[Quantity, Quantity]:
+    """(input, output) :class:`~porthamiltonian.quantities.Quantity` of a port: the
+    effort and the flow of its domain, in the order of its causality."""
+    d = domain(port.domain)
+    return (d.effort, d.flow) if port.causality == "effort" else (d.flow, d.effort)
 
 
 @dataclass(frozen=True)
@@ -70,6 +90,7 @@ class Port:
     inputs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "domain", network_domain(self.domain))
         if self.domain not in DOMAINS:
             raise ModelError(
                 f"port {self.name!r}: unknown domain {self.domain!r}; use one of "

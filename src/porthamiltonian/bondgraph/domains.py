@@ -1,0 +1,275 @@
+r"""Energy domains of a bond graph: declared on elements, propagated along the bonds.
+
+A bond carries an effort and a flow of one energy domain (electrical: voltage and
+current; rotational: torque and angular velocity; …, :data:`porthamiltonian.quantities.DOMAINS`).
+The domain gives the storages' states and co-energies their physical names and SI
+units (a C element holds a *displacement*, its co-energy is the *effort*; an I element
+holds a *momentum*, its co-energy is the *flow*) and names the sources' outputs.
+
+Declaration
+-----------
+* ``BondGraph(..., domain="electrical")`` (model file: ``bondgraph: {domain: ...}``):
+  the default of every bond no declaration reaches;
+* ``bg.add("L1", "I", i="L", domain="electrical")`` (``{name: L1, type: I, domain: ...}``)
+  on any element: a one-port or a junction declares all its bonds;
+* a TF/MTF or GY/MGY may give two domains, ``domain: [rotational, translational]``,
+  the side of its bond 1 (in) and of its bond 2 (out); one name means both sides.
+
+Propagation
+-----------
+All bonds of a 0- or 1-junction share one domain (they share an effort or a flow, which
+must be the same physical quantity), and so do the two bonds of a TF whose sides are not
+declared (a transformer scales an effort into an effort of the same kind: a gear, an
+electrical transformer).  A GY or MGY converts an effort into a flow, normally between
+domains (a DC motor: current ↔ torque), so nothing propagates across an undeclared
+gyrator; each of its sides takes the domain of its own neighbourhood.  Bonds that no
+declaration reaches get the graph's default (an element copied in by
+:meth:`~.graph.BondGraph.include` keeps the default of the graph it came from), else
+``generic`` (effort, flow: no unit).
+
+Two different declarations that meet on one set of bonds joined this way are a
+:class:`~porthamiltonian.ModelError` naming both elements and the bond where they meet.
+
+Names
+-----
+A storage's co-energy is named by
+:func:`porthamiltonian.quantities.coenergy_name`: ``L1`` → ``L1.i`` (electrical),
+``J1`` → ``J1.w`` (rotational), ``C1[0]`` → ``C1[0].v``; generic ``C1.e``, ``L1.f``.
+A source's input keeps the source's name (``V``); its output, the conjugate variable, is
+named ``<input>.<symbol>`` with the conjugate's symbol in the source's domain
+(:func:`source_output`): an Se ``V`` (electrical) has the output ``V.i`` (the current it
+delivers, A), an Sf ``Q`` (hydraulic) the output ``Q.P`` (the pressure across it, Pa);
+generic ``u.f`` / ``u.e``; a multi-bond source ``F`` (``dim: 2``) the outputs ``F.f[0]``,
+``F.f[1]`` (an index stays last in a name, DESIGN.md §2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ModelError
+from ..naming import expand, split_index
+from ..quantities import DOMAINS, Domain, Quantities, Quantity, StateInfo, coenergy_name, domain
+from .graph import JUNCTIONS, BondGraph, base_type
+
+__all__ = ["DomainSpec", "normalize", "propagate", "BondDomains", "bond_domains",
+           "source_output", "source_quantities", "output_names", "graph_quantities"]
+
+#: a declaration: ``None`` (none), one domain name, or (bond-1 side, bond-2 side) of a TF/GY
+DomainSpec = str | tuple[str, str] | None
+
+_TWO_PORTS = ("TF", "GY")
+
+
+def normalize(spec: Any, kind: str, where: str) -> DomainSpec:
+    """A declaration checked and in canonical names (``"rotation"`` → ``"rotational"``).
+
+    ``kind`` is the element's base type (``"TF"`` for an MTF); ``where`` names the element
+    in messages.  Two names are allowed for a TF or GY only; equal names collapse to one.
+    """
+    if spec is None:
+        return None
+    if isinstance(spec, (list, tuple)):
+        if kind not in _TWO_PORTS or len(spec) != 2:
+            what = ("two domains, [side of bond 1 (in), side of bond 2 (out)]"
+                    if kind in _TWO_PORTS else "one domain name")
+            raise ModelError(f"{where}: domain {list(spec)!r}: give {what}")
+        a, b = (_one(s, where) for s in spec)
+        return a if a == b else (a, b)
+    return _one(spec, where)
+
+
+def _one(name: Any, where: str) -> str:
+    if not isinstance(name, str):
+        raise ModelError(f"{where}: a domain is a name, one of {', '.join(DOMAINS)}; "
+                         f"got {name!r}")
+    try:
+        return domain(name).name
+    except ModelError:
+        raise ModelError(f"{where}: unknown domain {name!r}; use one of "
+                         f"{', '.join(DOMAINS)}") from None
+
+
+@dataclass(frozen=True)
+class _Node:
+    """An element as :func:`propagate` sees it."""
+
+    name: str
+    kind: str  # base type: C I R Se Sf TF GY 0 1
+    declared: DomainSpec
+    fallback: str | None = None
+    where: str = ""
+
+
+def propagate(elements: Sequence[tuple[str, str, DomainSpec, str | None, str]],
+              bonds: Sequence[tuple[str, str, str]], default: str | None = None) -> list[str]:
+    """The domain of every bond (see the module docstring).
+
+    ``elements``: ``(name, base type, normalized declaration, fallback default, label for
+    messages)``; ``bonds``: ``(tail, head, label)``, in the graph's order; ``default``: the
+    graph's default domain.  Returns one canonical domain name per bond.  Raises
+    :class:`ModelError` for two declarations that meet.
+    """
+    nodes = {name: _Node(name, kind, dec, fb, where or name)
+             for name, kind, dec, fb, where in elements}
+    parent = list(range(len(bonds)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(i: int, j: int) -> None:
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[ri] = rj
+
+    at: dict[str, list[int]] = {}
+    for k, (tail, head, _) in enumerate(bonds):
+        at.setdefault(tail, []).append(k)
+        if head != tail:
+            at.setdefault(head, []).append(k)
+    sides: dict[str, tuple[list[int], list[int]]] = {}  # TF/GY: bonds in, bonds out
+    for name, node in nodes.items():
+        mine = at.get(name, [])
+        if node.kind in JUNCTIONS:
+            for k in mine[1:]:
+                union(mine[0], k)
+        elif node.kind in _TWO_PORTS:
+            ins = [k for k in mine if bonds[k][1] == name]
+            outs = [k for k in mine if bonds[k][0] == name]
+            sides[name] = (ins, outs)
+            if node.kind == "TF" and not isinstance(node.declared, tuple):
+                for k in mine[1:]:
+                    union(mine[0], k)
+    # declarations, in element order: the first one on a set of bonds wins, a different
+    # later one is a conflict
+    owner: dict[int, tuple[str, str, int]] = {}  # root -> (domain, declaring element, bond)
+    for name, node in nodes.items():
+        if node.declared is None:
+            continue
+        if isinstance(node.declared, tuple):
+            ins, outs = sides.get(name, ([], []))
+            todo = [(k, node.declared[0]) for k in ins] + [(k, node.declared[1]) for k in outs]
+        else:
+            todo = [(k, node.declared) for k in at.get(name, [])]
+        for k, dom in todo:
+            r = root(k)
+            if r not in owner:
+                owner[r] = (dom, name, k)
+                continue
+            other, by, where_k = owner[r]
+            if other != dom:
+                raise ModelError(_conflict(nodes[name], dom, nodes[by], other, bonds[k][2],
+                                           bonds[where_k][2]))
+    out: list[str] = []
+    fallback: dict[int, str] = {}
+    for k, (tail, head, _) in enumerate(bonds):
+        r = root(k)
+        if r in owner:
+            out.append(owner[r][0])
+            continue
+        if r not in fallback:
+            fb = [nodes[e].fallback for e in (tail, head) if e in nodes and nodes[e].fallback]
+            fallback[r] = fb[0] if fb else (default or "generic")
+        out.append(fallback[r])
+    return out
+
+
+def _conflict(node: _Node, dom: str, first: _Node, other: str, bond: str,
+              first_bond: str) -> str:
+    via = (f"at {bond}" if bond == first_bond
+           else f"at {bond}, joined to {first_bond} through junctions or transformers")
+    return (f"domain conflict {via}: {node.where} is declared {dom}, but {first.where} "
+            f"declares {other} for the same bonds (bonds through a 0/1-junction or an "
+            "undeclared TF share one domain); correct one declaration, or change the domain "
+            "where it changes: a GY, or a TF/GY with two sides "
+            f"(domain: [{other}, {dom}]; side of bond 1 in, bond 2 out)")
+
+
+@dataclass(frozen=True)
+class BondDomains:
+    """The domain of every bond of a graph (:func:`bond_domains`)."""
+
+    graph: BondGraph
+    bond: Mapping[str, Domain]  # bond name -> domain
+
+    def of(self, element: str) -> Domain:
+        """The domain of a one-port or junction (of its first bond; ``generic`` if none)."""
+        bonds = self.graph.bonds_of(element)
+        return self.bond[bonds[0].name] if bonds else DOMAINS["generic"]
+
+    def sides(self, element: str) -> tuple[Domain, Domain]:
+        """The domains of a TF/GY's bond 1 (in) and bond 2 (out)."""
+        bonds = self.graph.bonds_of(element)
+        ins = [b for b in bonds if b.head == element]
+        outs = [b for b in bonds if b.tail == element]
+        g = DOMAINS["generic"]
+        return (self.bond[ins[0].name] if ins else g, self.bond[outs[0].name] if outs else g)
+
+
+def bond_domains(bg: BondGraph) -> BondDomains:
+    """Propagate the declared domains of ``bg`` (module docstring); raises
+    :class:`ModelError` naming the elements and the bond of a conflict."""
+    elements = []
+    for el in bg.elements.values():
+        kind = base_type(el.type)
+        where = el.where()
+        dec = normalize(el.domain, kind, where)
+        fb = el.fallback_domain
+        elements.append((el.name, kind, dec, _one(fb, where) if fb else None, where))
+    default = _one(bg.domain, f"bond graph {bg.name!r}") if getattr(bg, "domain", None) else None
+    names = propagate(elements, [(b.tail, b.head, b.where()) for b in bg.bonds], default)
+    return BondDomains(bg, {b.name: DOMAINS[d] for b, d in zip(bg.bonds, names, strict=True)})
+
+
+# ---------------------------------------------------------------------- meaning
+def source_quantities(kind: str, dom: Domain) -> tuple[Quantity, Quantity]:
+    """(input, output) quantities of a source of base type ``"Se"`` (input the effort,
+    output the flow it delivers) or ``"Sf"`` (input the flow, output the effort)."""
+    return (dom.effort, dom.flow) if kind == "Se" else (dom.flow, dom.effort)
+
+
+def source_output(input_name: str, quantity: Quantity) -> str:
+    """The output conjugate to a source input: ``("V", current)`` → ``"V.i"``; a
+    component of a multi-bond source keeps its index last: ``("F[1]", velocity)`` →
+    ``"F.v[1]"``."""
+    base, k = split_index(input_name)
+    name = f"{base}.{quantity.symbol or 'y'}"
+    return name if k is None else f"{name}[{k}]"
+
+
+def output_names(bg: BondGraph, domains: BondDomains | None = None) -> list[str]:
+    """The sources' output names in input order (module docstring, "Names")."""
+    domains = domains or bond_domains(bg)
+    out: list[str] = []
+    for el in bg.sources():
+        _, yq = source_quantities(el.kind, domains.of(el.name))
+        out += [source_output(u, yq) for u in expand(el.name, el.dim)]
+    return out
+
+
+def graph_quantities(bg: BondGraph, domains: BondDomains | None = None,
+                     states: Sequence[str] | None = None) -> Quantities:
+    """The :class:`~porthamiltonian.quantities.Quantities` of a generated model: a
+    :class:`~porthamiltonian.quantities.StateInfo` per storage state (restricted to
+    ``states`` when given) and the quantity of every source input and output."""
+    domains = domains or bond_domains(bg)
+    keep = None if states is None else set(states)
+    infos: dict[str, StateInfo] = {}
+    for el in bg.storages():
+        dom = domains.of(el.name)
+        q, e = (dom.displacement, dom.effort) if el.kind == "C" else (dom.momentum, dom.flow)
+        for s in el.states:
+            if keep is None or s in keep:
+                infos[s] = StateInfo(el.name, q, e, coenergy_name(s, e.symbol))
+    ports: dict[str, Quantity] = {}
+    for el in bg.sources():
+        uq, yq = source_quantities(el.kind, domains.of(el.name))
+        for u in expand(el.name, el.dim):
+            ports[u] = uq
+            ports[source_output(u, yq)] = yq
+    return Quantities(infos, ports)
