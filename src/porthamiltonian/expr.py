@@ -13,8 +13,9 @@ Conventions
 - ``names`` maps every identifier the caller allows (parameter names, state
   names such as ``C1`` and indexed ones such as ``C1[0]``) to its symbol.
   ``C1[0]`` is written as a subscript in the text and looked up as the name
-  ``"C1[0]"``.  A dotted name such as ``sub.C1`` is accepted only when the whole
-  dotted name is a key of ``names``; any other attribute access is rejected.
+  ``"C1[0]"``.  A dotted name such as ``sub.C1`` (or ``C1.q[0]``, indexed) is accepted
+  only when the whole dotted name is a key of ``names``; any other attribute access is
+  rejected.
 - ``pi`` is always :data:`sympy.pi`; ``t`` (time, in s) is allowed only with
   ``allow_t=True`` and is the symbol :data:`T`.
 - ``log`` is the natural logarithm; ``heaviside`` (alias ``step``) is
@@ -385,7 +386,8 @@ class _Builder:
         index = node.slice
         if isinstance(index, ast.Slice):
             raise self.fail("slices are not allowed", node)
-        if not isinstance(node.value, ast.Name):
+        base = _dotted_name(node.value)
+        if base is None:
             raise self.fail("only a name may be indexed, like C1[0]", node)
         if not (
             isinstance(index, ast.Constant)
@@ -394,18 +396,15 @@ class _Builder:
             and 0 <= index.value < 10**9
         ):
             raise self.fail("an index must be a non-negative integer, like C1[0]", node)
-        return self.lookup(f"{node.value.id}[{index.value}]", node)
+        full = f"{base}[{index.value}]"
+        if "." in base and (full not in self.names or "__" in base):
+            raise self.fail(_BAD_NODES[ast.Attribute], node)
+        return self.lookup(full, node)
 
     def dotted(self, node: ast.Attribute) -> _V:
-        parts: list[str] = []
-        current: ast.AST = node
-        while isinstance(current, ast.Attribute):
-            parts.append(current.attr)
-            current = current.value
-        if isinstance(current, ast.Name):
-            full = ".".join([current.id, *reversed(parts)])
-            if full in self.names and "__" not in full:
-                return self.lookup(full, node)
+        full = _dotted_name(node)
+        if full is not None and full in self.names and "__" not in full:
+            return self.lookup(full, node)
         raise self.fail(_BAD_NODES[ast.Attribute], node)
 
     # -- operators ----------------------------------------------------------------------
@@ -502,6 +501,17 @@ class _Builder:
         if all(a.num is not None for a in args):
             num = self.approx(node, spec.approx, *(a.num for a in args))
         return self.number(spec.build(*(a.expr for a in args)), num, node)
+
+
+def _dotted_name(node: ast.AST) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name (``C1.q``, ``motor.La``), else ``None``."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
 
 
 def _log10(n: int) -> float:

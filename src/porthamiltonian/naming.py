@@ -33,6 +33,23 @@ def expand(name: str, dim: int = 1) -> list[str]:
     return [f"{name}[{k}]" for k in range(dim)]
 
 
+#: the energy variable a storage's qualified state is named after: ``C1.q`` (a C's
+#: generalized displacement), ``L1.p`` (an I's generalized momentum)
+STATE_SUFFIX = {"C": "q", "I": "p"}
+
+
+def qualified_state(element: str, kind: str) -> str:
+    """The qualified name of a storage's state: ``("La", "I")`` → ``"La.p"``,
+    ``("C1", "C")`` → ``"C1.q"``.
+
+    A bond-graph storage's state is named like the element (``La``) unless a parameter
+    has that name; then it is the qualified name, so that the state and the parameter
+    stay two names (docs/model-files.md, "Names").  The qualified name always denotes
+    the state in the element fields of a bond graph.
+    """
+    return f"{element}.{STATE_SUFFIX[kind]}"
+
+
 def check_names(names: Sequence[str], what: str) -> tuple[str, ...]:
     """Validate a list of scalar names: well formed and unique.
 

@@ -10,6 +10,11 @@ Conventions
 - A value is a number, or an expression in other parameters (``"2*k"``); order
   does not matter, cycles are reported.  ``null`` or the text ``symbolic``
   keeps the parameter as a free symbol, and expressions in it stay symbolic.
+- A value may carry a unit (``L: 10 mH``, ``w: 3000 rpm``, ``{value: 10, unit: mH}``;
+  :mod:`.units`): it is converted to SI on load, and the parameter's dimension is kept
+  in ``ck.units`` (also for a parameter given as an expression in such parameters,
+  ``L2: "2*L"``) so that the model sections can check how it is used.  Plain numbers
+  are SI and carry no dimension.
 - Model expressions elsewhere are written in terms of the *symbols*; the values
   are substituted later (``Model.parameter_values()``).
 """
@@ -22,6 +27,7 @@ import sympy
 
 from ..expr import parameter_symbol
 from .schema import Checker, KeyPath
+from .units import DimensionMismatch, dimension_of
 
 __all__ = ["check_parameters"]
 
@@ -61,6 +67,32 @@ def check_parameters(ck: Checker, data: Any, path: KeyPath = ("parameters",)) ->
         ck.symbols[name] = parameter_symbol(name, expr)
         values[name] = expr
     ck.values = values
+    _dimensions(ck, raw, parsed, order, path)
+
+
+def _dimensions(ck: Checker, raw: dict[str, Any], parsed: dict[str, sympy.Expr],
+                order: list[str], path: KeyPath) -> None:
+    """``ck.units``: the dimension of each parameter given with a unit, and of each
+    expression in such parameters (in dependency order)."""
+    for name in raw:
+        given = ck.quantities.get((*path, name))
+        if given is not None:
+            ck.units[name] = (given.dim, given.text)
+    if not ck.units:
+        return
+    for name in order:
+        if name in ck.units or name not in parsed:
+            continue
+        dims = {}
+        for other, (dim, _) in ck.units.items():
+            dims[parameter_symbol(other)] = dims[ck.symbols[other]] = dim
+        try:
+            dim = dimension_of(parsed[name], dims)
+        except DimensionMismatch as err:
+            ck.error((*path, name), f"parameters.{name}", str(err))
+            continue
+        if dim is not None:
+            ck.units[name] = (dim, str(raw[name]))
 
 
 def _order(ck: Checker, parsed: dict[str, sympy.Expr], path: KeyPath) -> list[str]:
