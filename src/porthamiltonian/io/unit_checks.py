@@ -165,15 +165,22 @@ def _role_problem(key: str, dim: Dim, domain: str | None) -> str | None:
     hint = ""
     if key == "c" and any(dim == d ** -1 for d, _ in fits.values()):
         hint = "; c is a compliance, the inverse of a stiffness: write 1/k"
-    return f"expected {_one_of(fits.items())}, got {describe(dim)}{hint}{_DECLARE}"
+    return f"expected {_one_of(fits.values())}, got {describe(dim)}{hint}{_UNDECLARED}"
 
 
-_DECLARE = " (an element of another energy domain says so with domain:)"
+#: why a value was checked against several domains
+_UNDECLARED = f" ({', '.join(COMMON_DOMAINS)}: the element declares no domain)"
 
 
 def _one_of(options: Any) -> str:
-    """``"one of henry (H) [electrical], kilogram (kg) [translational], …"``."""
-    return "one of " + ", ".join(f"{shown} [{dom}]" for dom, (_, shown) in options)
+    """``"H, kg, kg·m² or Pa·s²/m³"`` (the unit symbols of ``(dim, shown)`` pairs)."""
+    shown = [_symbol(text) for _, text in options]
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _symbol(shown: str) -> str:
+    """``"henry (H)"`` → ``"H"``; ``"flux linkage (Wb)"`` → ``"Wb"``; ``"m/N"`` as it is."""
+    return shown[shown.rindex("(") + 1:-1] if shown.endswith(")") and " (" in shown else shown
 
 
 # -- the simulate section --------------------------------------------------------------
@@ -256,4 +263,5 @@ def _state_problem(kind: str, dim: Dim, domain: str | None) -> str | None:
     fits = {dom: state_dimension(kind, dom)[:2] for dom in COMMON_DOMAINS}
     if any(dim == d for d, _ in fits.values()):
         return None
-    return f"expected its state, {_one_of(fits.items())}, got {describe(dim)}{_DECLARE}"
+    what = "displacement" if kind == "C" else "momentum"
+    return f"expected a {what} ({_one_of(fits.values())}), got {describe(dim)}{_UNDECLARED}"
