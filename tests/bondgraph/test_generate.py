@@ -119,12 +119,13 @@ def test_two_dimensional_multibond_mass_spring_damper():
         np.testing.assert_allclose(sys.output(np.r_[p, q], F), v, rtol=1e-10)
 
 
-def test_a_storage_named_like_a_parameter_is_refused():
-    from porthamiltonian import ModelError
-
-    bg = graph([("u", "Se"), ("L", "I", {"i": "L"})], [("u", "L")], {"L": 1.0})
-    with pytest.raises(ModelError, match="'L' has the same name as a parameter"):
-        to_phs(bg)
+def test_a_storage_named_like_a_parameter_has_the_qualified_state():
+    """``i: L`` reads the parameter L; the storage L's state is ``L.p`` (tests/io/test_names.py
+    for the whole rule)."""
+    bg = graph([("u", "Se"), ("L", "I", {"i": "L"})], [("u", "L")], {"L": 2.0})
+    sys = to_phs(bg)
+    assert list(sys.states) == ["L.p"] and sys.free_parameters() == ["L"]
+    np.testing.assert_allclose(sys.gradient([3.0]), [1.5])
 
 
 def test_numeric_and_symbolic_paths_agree_on_the_dc_motor():

@@ -386,8 +386,6 @@ def test_element_problems():
             - [C1]
         """)
     assert problems == [
-        "<string>:5: bondgraph.elements[0] (k): 'k' is also a parameter name; rename one of "
-        "them so expressions are unambiguous",
         "<string>:6: bondgraph.elements[1] (j): dim must be a positive integer, got 0",
         "<string>:7: bondgraph.elements[2] (C1): both 'c' and 'hamiltonian' given; give "
         "exactly one ('c' for a linear element, 'hamiltonian' for any energy function)",

@@ -20,13 +20,13 @@ reader's sake.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy as sp
 
 from ..errors import ModelError
-from ..naming import expand, parameter_values
+from ..naming import expand, parameter_values, qualified_state
 
 STORAGE = ("C", "I")
 SOURCES = ("Se", "Sf", "MSe", "MSf")
@@ -65,6 +65,10 @@ class Element:
     domain: Any = None
     #: the default domain of the graph this element was included from (:meth:`BondGraph.include`)
     fallback_domain: str | None = None
+    #: the state's base name when it is not the element's: ``La.p`` for a storage ``La``
+    #: when a parameter is also called ``La`` (set by :meth:`BondGraph.state_names`;
+    #: docs/model-files.md, "Names")
+    state: str | None = None
 
     @property
     def kind(self) -> str:
@@ -72,7 +76,7 @@ class Element:
 
     @property
     def states(self) -> list[str]:
-        return expand(self.name, self.dim) if self.kind in STORAGE else []
+        return expand(self.state or self.name, self.dim) if self.kind in STORAGE else []
 
     def where(self) -> str:
         at = f" at line {self.line}" if self.line else ""
@@ -230,6 +234,7 @@ class BondGraph:
         for el in sub.elements.values():
             new = self.add(f"{name}.{el.name}", el.type, dim=el.dim, domain=el.domain)
             new.line = el.line
+            new.state = None if el.state is None else f"{name}.{el.state}"
             new.fallback_domain = el.fallback_domain or sub.domain
             new.params = {k: (v.xreplace(renamed) if hasattr(v, "xreplace") else v)
                           for k, v in el.params.items()}
@@ -263,7 +268,18 @@ class BondGraph:
         return [e for e in self.elements.values() if e.kind == "R"]
 
     def state_names(self) -> list[str]:
+        self._name_states()
         return [s for e in self.storages() for s in e.states]
+
+    def _name_states(self) -> None:
+        """A storage named like a parameter has the qualified state ``La.p`` / ``C1.q``
+        (:func:`~porthamiltonian.naming.qualified_state`), so the parameter ``La`` and the
+        state stay two names: element fields read the parameter, the state is written
+        qualified.  A state once qualified stays so (an included graph's ``sub.La.p``)."""
+        if self.parameters:
+            for el in self.storages():
+                if el.state is None and el.name in self.parameters:
+                    el.state = qualified_state(el.name, el.kind)
 
     # ------------------------------------------------------------------ parameters
     def resolve(self) -> None:
@@ -320,8 +336,7 @@ class BondGraph:
                     params[k] = done[v]
                 else:
                     params[k] = done[v] = v.xreplace(values)
-            new.elements[name] = Element(el.name, el.type, el.dim, params, el.line, el.domain,
-                                         el.fallback_domain)
+            new.elements[name] = replace(el, params=params)
         return new
 
     def with_parameters(self, values: Mapping[str, Any] | None = None, /,
@@ -404,10 +419,20 @@ class BondGraph:
                 yield f"{el.where()} has no resistance; give r:"
             if k in ("TF", "GY") and "ratio" not in el.params:
                 yield f"{el.where()} has no ratio; give ratio:"
-        clash = sorted(set(self.state_names()) & set(self.parameters))
-        for name in clash:
-            yield (f"the storage {name!r} has the same name as a parameter; its state and the "
-                   "parameter would be one symbol — rename the element or the parameter")
+        seen: dict[str, str] = {}
+        for el in self.storages():
+            for s in el.states:
+                if s in seen:
+                    yield (f"{el.where()} and element {seen[s]!r} both have the state {s!r}; "
+                           "rename one of them")
+                seen.setdefault(s, el.name)
+            energy = el.params.get("hamiltonian")
+            if el.state is not None and energy is not None and not (
+                    getattr(energy, "free_symbols", set())
+                    & {sp.Symbol(s, real=True) for s in el.states}):
+                yield (f"{el.where()}: its hamiltonian does not depend on its state; "
+                       f"{el.name!r} alone is the parameter {el.name}, the state is written "
+                       f"{el.states[0]!r}")
         for b in self.bonds:
             if b.tail == b.head:
                 yield f"{b.where()} joins an element to itself"

@@ -11,7 +11,8 @@ The checked section is::
                    "domain": None,                   # declared: a name, a pair, or None
                    "line": 7, "path": ("bondgraph", "elements", 3),
                    "label": "bondgraph.elements[3] (C1)",  # for messages
-                   "states": ["C1"],                 # C and I elements only
+                   "states": ["C1"],                 # C and I elements only ("C1.q"
+                                                     # when a parameter is named C1)
                    "c": <sympy.Expr>,                # the keys the element gave, parsed
                    "text": {"c": "C"}}, ...],        # ... and their original text
      "bonds": [{"from": "u", "to": "j", "name": None, "line": 9}, ...],
@@ -38,8 +39,9 @@ import sympy
 
 from ..errors import ModelError
 from ..expr import state_symbol
-from ..naming import expand
+from ..naming import expand, qualified_state
 from .schema import Checker, KeyPath, Section, label_of
+from .unit_checks import check_element_units
 
 __all__ = ["ELEMENT_KEYS", "STORAGE_TYPES", "SOURCE_TYPES", "check_bondgraph"]
 
@@ -100,6 +102,7 @@ def check_bondgraph(ck: Checker, value: Any, path: KeyPath) -> Section:
         [e["name"] for e in elements],
     )
     data["outputs"] = _outputs(ck, data, path, label)
+    check_element_units(ck, data)
     return Section(data, data["states"], data["inputs"], list(data["outputs"]))
 
 
@@ -164,13 +167,6 @@ def _headers(ck: Checker, raw: list[Any], path: KeyPath, label: str) -> list[dic
                 elabel,
                 f"the element name {name!r} is used twice; element names must be unique",
             )
-        elif name in ck.symbols:
-            ck.error(
-                (*epath, "name"),
-                elabel,
-                f"{name!r} is also a parameter name; rename one "
-                "of them so expressions are unambiguous",
-            )
         kind = entry.get("type")
         kind = str(kind) if kind in (0, 1) and not isinstance(kind, bool) else kind
         if kind not in ELEMENT_KEYS:
@@ -205,7 +201,9 @@ def _headers(ck: Checker, raw: list[Any], path: KeyPath, label: str) -> list[dic
             "text": {},
         }
         if kind in STORAGE_TYPES:
-            e["states"] = expand(name, dim)
+            # named like a parameter: the state is qualified (docs/model-files.md, "Names")
+            shared = name in ck.symbols
+            e["states"] = expand(qualified_state(name, kind) if shared else name, dim)
         out.append(e)
     return out
 
@@ -244,6 +242,20 @@ def _values(ck: Checker, e: dict[str, Any], every_state: dict[str, sympy.Symbol]
             value = ck.expression(raw[key], kpath, klabel, names)
         e[key] = value
         e["text"][key] = raw[key]
+    _depends_on_state(ck, e)
+
+
+def _depends_on_state(ck: Checker, e: dict[str, Any]) -> None:
+    """A storage's ``hamiltonian`` must be a function of its state (a bare name that is
+    also a parameter's is the parameter: the state is then written ``La.p``)."""
+    energy = e.get("hamiltonian")
+    if energy is None or energy.free_symbols & {state_symbol(s) for s in e["states"]}:
+        return
+    shared = e["states"][0] != expand(e["name"], e["dim"])[0]
+    hint = (f"; {e['name']!r} alone is the parameter {e['name']}, the state is written "
+            f"{e['states'][0]!r}" if shared else f"; write it in {', '.join(e['states'])}")
+    ck.error((*e["path"], "hamiltonian"), f"{e['label']}.hamiltonian",
+             f"the energy does not depend on the element's state{hint}")
 
 
 _MEANING = {"r": "resistance", "ratio": "transformer/gyrator ratio"}

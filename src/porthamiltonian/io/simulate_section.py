@@ -11,6 +11,7 @@
         u: "sin(2*pi*50*t)"           #   or a CSV table (io.table_input):
         w: {csv: wind.csv, column: speed, interpolation: previous}
       initial: {C1: 0.0, L1: 0.0}     # state name -> number (or list for a multi-bond state)
+                                      #   a storage's name for its state ("La" for "La.p")
       velocities: {pivot: 0.0}        # mechanisms only: joint -> velocity (io.mechanism_section)
       modulation:                     # parameter name -> piecewise-constant signal
         S: {pwm: {period: 5.0e-5, duty: 0.4}}         # 1 for duty·period, then 0
@@ -19,6 +20,7 @@
         - {name: empty, when: "q", direction: falling, terminal: true}
 
 Times may be written as numeric expressions in the parameters (``"10*tau"``).
+Times and initial values may carry units (``2 ms``, ``1 mC``; :mod:`.unit_checks`).
 The checked section is ``{"t_start": float, "t_end": float, "dt": float | None,
 "method": str | None, "inputs": {name: sympy.Expr in T and parameter symbols, or a
 one-column Tabulated}, "initial": {scalar state name: float}, "velocities": {scalar
@@ -37,10 +39,11 @@ from typing import Any
 
 import sympy
 
-from ..naming import group
+from ..naming import group, split_index
 from .event_section import check_events, event_names
 from .schema import Checker, KeyPath, Section, label_of
 from .table_input import check_table
+from .unit_checks import check_simulate_units
 
 __all__ = ["SIMULATE_KEYS", "check_simulate"]
 
@@ -104,7 +107,8 @@ def check_simulate(
         _covers(ck, out, (*path, "inputs"), f"{label}.inputs")
     if "initial" in section:
         out["initial"] = _initial(
-            ck, section["initial"], (*path, "initial"), f"{label}.initial", states
+            ck, section["initial"], (*path, "initial"), f"{label}.initial", states,
+            _storage_aliases(model.data)
         )
     if "velocities" in section:
         vpath, vlabel = (*path, "velocities"), f"{label}.velocities"
@@ -125,6 +129,7 @@ def check_simulate(
             known = event_names(ck.symbols, states, inputs, outputs)  # type: ignore[arg-type]
         out["events"] = check_events(ck, section["events"], (*path, "events"),
                                      f"{label}.events", known)
+    check_simulate_units(ck, section, path, model.data)
     return out
 
 
@@ -224,20 +229,32 @@ def _signals(
 
 
 def _initial(
-    ck: Checker, value: Any, path: KeyPath, label: str, states: list[str] | None
+    ck: Checker, value: Any, path: KeyPath, label: str, states: list[str] | None,
+    aliases: dict[str, str] | None = None,
 ) -> dict[str, float]:
     return _per_name(ck, value, path, label, states, "state",
-                     lambda name, entry, p, lab: ck.number(entry, p, lab))
+                     lambda name, entry, p, lab: ck.number(entry, p, lab), aliases)
+
+
+def _storage_aliases(section: dict[str, Any]) -> dict[str, str]:
+    """Storage name -> the base name of its state where they differ (a bond-graph storage
+    named like a parameter has the state ``La.p``; ``initial: {La: ...}`` means it)."""
+    out: dict[str, str] = {}
+    for e in section.get("elements", []) if isinstance(section, dict) else []:
+        states = e.get("states") or []
+        if states and split_index(states[0])[0] != e["name"]:
+            out[e["name"]] = split_index(states[0])[0]
+    return out
 
 
 def _per_name(ck: Checker, value: Any, path: KeyPath, label: str, known: list[str] | None,
-              what: str, parse: Any) -> dict[str, Any]:
+              what: str, parse: Any, aliases: dict[str, str] | None = None) -> dict[str, Any]:
     """``{name: entry}`` → ``{scalar name: parse(name, entry, path, label)}``; a multi-bond
     name takes a list."""
     out: dict[str, Any] = {}
     for name, entry in (ck.mapping(value, path, label) or {}).items():
         kpath, klabel = (*path, name), f"{label}.{name}"
-        targets = _targets(ck, name, kpath, klabel, known, what)
+        targets = _targets(ck, (aliases or {}).get(name, name), kpath, klabel, known, what)
         if targets is None:
             continue
         values = _spread(ck, entry, kpath, klabel, targets)
