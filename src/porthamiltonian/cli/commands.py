@@ -47,6 +47,9 @@ class Command:
 def _validate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model file (.yaml, .yml or .json)")
     _limit_argument(p)
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings (negative storage values, an energy not bounded "
+                        "below) as errors")
 
 
 

@@ -109,8 +109,9 @@ def build_problem(system: Any, t_span: Any, x0: Any, u: Any,
                              "reduce it with system.to_phs() when an explicit form exists")
         compiled = system.compile()
         check_compiled(compiled, "dae", what)
-        check_initial_energy(compiled, initial_state(x0, states), states)
-        return Problem("dae", system, compiled, (t0, t1), initial_state(x0, states),
+        x_start = _initial(x0, system, states)
+        check_initial_energy(compiled, x_start, states)
+        return Problem("dae", system, compiled, (t0, t1), x_start,
                        make_signal(u, inputs), states, inputs, outputs)
     mod = None
     if options.modulation is not None:
@@ -118,15 +119,29 @@ def build_problem(system: Any, t_span: Any, x0: Any, u: Any,
         mod.check_start(t0)
     compiled = mod.compiled.bind(mod.value(t0)) if mod else system.compile()
     check_compiled(compiled, "ode", what)
-    check_initial_energy(compiled, initial_state(x0, states), states)
+    x_start = _initial(x0, system, states)
+    check_initial_energy(compiled, x_start, states)
     dyn = Dynamics(compiled, InputSignal(len(inputs)), mod)
     dyn.signal = make_signal(u, inputs, output=output_feedback(dyn, system))
     dyn.affine = bool(dyn.num.linear and not dyn.signal.feedback)
     breakpoints = np.concatenate([dyn.signal.breakpoints(t0, t1),
                                   mod.breakpoints(t0, t1) if mod else np.zeros(0)])
-    return Problem("ode", system, compiled, (t0, t1), initial_state(x0, states), dyn.signal,
+    return Problem("ode", system, compiled, (t0, t1), x_start, dyn.signal,
                    states, inputs, outputs, dynamics=dyn, events=EventSet.build(options.events),
                    breakpoints=breakpoints)
+
+
+def _initial(x0: Any, system: Any, states: list[str]) -> np.ndarray:
+    """:func:`initial_state`, saying which storages a reduction removed when a removed
+    one is given a value."""
+    try:
+        return initial_state(x0, states)
+    except ModelError as err:
+        reduction = getattr(system, "reduction", None)
+        if reduction and isinstance(x0, Mapping):
+            raise ModelError(f"{err}. The model was reduced — {reduction}; give the initial "
+                             "values of the kept states") from None
+        raise
 
 
 def check_initial_energy(compiled: Any, x0: np.ndarray, states: list[str]) -> None:
