@@ -93,6 +93,9 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", type=int, default=None, metavar="N",
                    help="most steps the run may take (default 1e8; longer runs are refused "
                         "before they start)")
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings (negative storage values, an energy not bounded "
+                        "below) as errors")
     p.add_argument("--plot-vars", metavar="NAMES",
                    help="comma-separated variables to plot (e.g. L1.i,C1.v; default: the "
                         "co-energies, or a mechanism's joint angles and rates)")

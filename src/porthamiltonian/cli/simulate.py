@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
+import sys
+from typing import Any
 
 import numpy as np
 
@@ -51,6 +53,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.save_every < 1:
         raise ModelError(f"--save-every must be a positive integer, got {args.save_every}")
     model = load_model(args.model)
+    _warn(model, strict=getattr(args, "strict", False))
     system = simulation_system(model)
     run = simulation_arguments(model, system, t_end=args.t_end)
     run.update({k: v for k, v in (("method", method), ("dt", args.dt),
@@ -85,6 +88,20 @@ def run_command(args: argparse.Namespace) -> int:
     if not args.out:
         print(summary(res, names))
     return 0
+
+
+def _warn(model: Any, strict: bool) -> None:
+    """Print the warnings ``validate`` gives (negative storage values); refuse singular
+    element values; with ``--strict`` a warning is an error."""
+    from ..io.preflight import value_problems
+
+    errors, warnings = value_problems(model)
+    if errors:
+        raise ModelError(errors[0])
+    if warnings and strict:
+        raise ModelError(f"{warnings[0]} (--strict)")
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
 
 
 def _plot_vars(args: argparse.Namespace) -> list[str] | None:

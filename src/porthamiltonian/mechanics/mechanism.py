@@ -595,6 +595,13 @@ class MechanismResult:
             raise AttributeError(name)
         return getattr(self.raw, name)
 
+    def _repr_html_(self) -> str:
+        """The notebook summary of the underlying result (joint angles with units)."""
+        return str(self.raw._repr_html_())
+
+    def __repr__(self) -> str:
+        return f"MechanismResult({self.raw!r})"
+
     def __len__(self) -> int:
         return len(self.raw)
 
