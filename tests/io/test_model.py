@@ -63,7 +63,8 @@ def test_series_rlc_example():
     elements = {e["name"]: e for e in model.section["elements"]}
     assert [e["type"] for e in model.section["elements"]] == ["Se", "1", "R", "C", "I"]
     assert elements["R1"]["r"] == R and elements["C1"]["c"] == C and elements["L1"]["i"] == L
-    assert elements["C1"]["text"] == {"c": "C"} and elements["C1"]["line"] == 10
+    assert elements["C1"]["text"] == {"c": "C"} and elements["C1"]["line"] == 11
+    assert model.section["domain"] == "electrical" and model.section["outputs"] == ["u.i"]
     assert [(b["from"], b["to"]) for b in model.section["bonds"]] == [
         ("u", "j"), ("j", "R1"), ("j", "C1"), ("j", "L1")
     ]  # fmt: skip

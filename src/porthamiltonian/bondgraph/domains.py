@@ -34,7 +34,8 @@ Names
 -----
 A storage's co-energy is named by
 :func:`porthamiltonian.quantities.coenergy_name`: ``L1`` → ``L1.i`` (electrical),
-``J1`` → ``J1.w`` (rotational), ``C1[0]`` → ``C1[0].v``; generic ``C1.e``, ``L1.f``.
+``J1`` → ``J1.w`` (rotational), ``C1[0]`` → ``C1.v[0]`` (an index stays last in a name);
+generic ``C1.e``, ``L1.f``.
 A source's input keeps the source's name (``V``); its output, the conjugate variable, is
 named ``<input>.<symbol>`` with the conjugate's symbol in the source's domain
 (:func:`source_output`): an Se ``V`` (electrical) has the output ``V.i`` (the current it
@@ -55,7 +56,8 @@ from ..quantities import DOMAINS, Domain, Quantities, Quantity, StateInfo, coene
 from .graph import JUNCTIONS, BondGraph, base_type
 
 __all__ = ["DomainSpec", "normalize", "propagate", "BondDomains", "bond_domains",
-           "source_output", "source_quantities", "output_names", "graph_quantities"]
+           "source_output", "source_quantities", "output_names", "graph_quantities",
+           "storage_coenergy_name"]
 
 #: a declaration: ``None`` (none), one domain name, or (bond-1 side, bond-2 side) of a TF/GY
 DomainSpec = str | tuple[str, str] | None
@@ -227,6 +229,15 @@ def bond_domains(bg: BondGraph) -> BondDomains:
 
 
 # ---------------------------------------------------------------------- meaning
+def storage_coenergy_name(state: str, symbol: str) -> str:
+    """The co-energy's name of a storage state: ``"L1"`` → ``"L1.i"``
+    (:func:`porthamiltonian.quantities.coenergy_name`); a component of a multi-bond
+    storage keeps its index last, as the sources' outputs do: ``"K[1]"`` → ``"K.F[1]"``."""
+    base, k = split_index(state)
+    name = coenergy_name(base, symbol)
+    return name if k is None else f"{name}[{k}]"
+
+
 def source_quantities(kind: str, dom: Domain) -> tuple[Quantity, Quantity]:
     """(input, output) quantities of a source of base type ``"Se"`` (input the effort,
     output the flow it delivers) or ``"Sf"`` (input the flow, output the effort)."""
@@ -265,7 +276,7 @@ def graph_quantities(bg: BondGraph, domains: BondDomains | None = None,
         q, e = (dom.displacement, dom.effort) if el.kind == "C" else (dom.momentum, dom.flow)
         for s in el.states:
             if keep is None or s in keep:
-                infos[s] = StateInfo(el.name, q, e, coenergy_name(s, e.symbol))
+                infos[s] = StateInfo(el.name, q, e, storage_coenergy_name(s, e.symbol))
     ports: dict[str, Quantity] = {}
     for el in bg.sources():
         uq, yq = source_quantities(el.kind, domains.of(el.name))
