@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = ["Quantity", "Domain", "DOMAINS", "StateInfo", "Observable", "Quantities",
-           "domain", "storage_info", "coenergy_name", "GENERIC", "quantities_of"]
+           "domain", "storage_info", "coenergy_name", "GENERIC", "quantities_of", "pretty_unit"]
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,22 @@ class Quantity:
 
     def label(self) -> str:
         """Axis label: ``"current (A)"``, or the kind alone when there is no unit."""
-        return f"{self.kind} ({self.unit})" if self.unit else self.kind
+        return f"{self.kind} ({pretty_unit(self.unit)})" if self.unit else self.kind
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def pretty_unit(unit: str) -> str:
+    """A unit for people: ``"N*m*s"`` → ``"N·m·s"``, ``"m**3/s"`` → ``"m³/s"``."""
+    out = unit.replace("**", "^").replace("*", "·")
+    while "^" in out:
+        head, _, tail = out.partition("^")
+        digits = ""
+        while tail and (tail[0].isdigit() or (tail[0] == "-" and not digits)):
+            digits, tail = digits + tail[0], tail[1:]
+        out = head + digits.translate(_SUPERSCRIPTS) + tail
+    return out
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FileNotFoundError as err:
         print(f"error: file not found: {err.filename}", file=sys.stderr)
         return EXIT_USER_ERROR
+    except BrokenPipeError:  # `porthamiltonian … | head`: the reader left; nothing is wrong
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 — stays open until exit
+        except OSError:
+            pass
+        return 0
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

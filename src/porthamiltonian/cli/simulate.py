@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelError, SimulationError
+from ..quantities import pretty_unit
 from ..simulate.output.progress import ProgressBar
 from ..simulate.output.result import SimulationResult
 from ..simulate.problem.problem import problem_kind
@@ -80,6 +81,8 @@ def run_command(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    if not res.model:  # a mechanism's DAE carries no name: the model file's
+        res.model = model.name
     names = [getattr(g, "name", f"events[{k}]") for k, g in enumerate(run.get("events", []))]
     if args.out and stream is None:
         _write(res, args.out, names)
@@ -170,7 +173,8 @@ def final_values(res: SimulationResult) -> str:
     parts = []
     for name in names[:_SUMMARY_VALUES]:
         unit = units.get(name, "")
-        parts.append(f"{name} = {float(res[name][-1]):.6g}" + (f" {unit}" if unit else ""))
+        parts.append(f"{name} = {float(res[name][-1]):.6g}"
+                     + (f" {pretty_unit(unit)}" if unit else ""))
     if len(names) > _SUMMARY_VALUES:
         parts.append(f"… ({len(names)} in all; --out writes every series)")
     return ", ".join(parts)

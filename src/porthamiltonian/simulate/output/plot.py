@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from ...quantities import pretty_unit
+
 __all__ = ["plot_result", "panels"]
 
 #: more lines than this in one panel: the legend goes beside the axes in small print
@@ -51,7 +53,7 @@ def panels(res: Any, names: Sequence[str] | None = None) -> list[tuple[str, list
             groups.setdefault((v.kind, v.unit, True), []).append(name)
     out = []
     for (kind, unit, is_input), members in groups.items():
-        label = f"{kind} ({unit})" if unit else kind
+        label = f"{kind} ({pretty_unit(unit)})" if unit else kind
         out.append((f"input: {label}" if is_input and kind != "input" else label, members))
     return out
 

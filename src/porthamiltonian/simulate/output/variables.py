@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ...quantities import Observable, Quantities, Quantity, quantities_of
+from ...quantities import Observable, Quantities, Quantity, pretty_unit, quantities_of
 
 __all__ = ["Variable", "Observer"]
 
@@ -46,7 +46,7 @@ class Variable:
 
     def label(self) -> str:
         """``"L1.i (A)"``: the name with its unit."""
-        return f"{self.name} ({self.unit})" if self.unit else self.name
+        return f"{self.name} ({pretty_unit(self.unit)})" if self.unit else self.name
 
 
 def _var(name: str, q: Quantity, role: str, element: str = "", description: str = "") -> Variable:
