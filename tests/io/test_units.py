@@ -299,3 +299,39 @@ def test_validate_lists_every_unit_problem(tmp_path):
     problems = validate_model(path)
     assert [p.split(": ", 2)[1] for p in problems] == [
         "bondgraph.elements[2] (R1).r", "bondgraph.elements[4] (L1).i", "simulate.t_end"]
+
+
+# -- the domain an element's unit is checked in ----------------------------------------------
+MOTOR = text("""
+    name: motor
+    parameters: {{La: 2 mH, Ra: 1.5 ohm, K: 0.05, J: {J}, b: 1e-4 N*m*s/rad}}
+    bondgraph:
+      domain: electrical
+      elements:
+        - {{name: u, type: Se}}
+        - {{name: je, type: "1"}}
+        - {{name: Ra1, type: R, r: Ra}}
+        - {{name: La1, type: I, i: La}}
+        - {{name: G, type: GY, ratio: K}}
+        - {{name: jm, type: "1", domain: rotational}}
+        - {{name: J1, type: I, i: J}}
+        - {{name: b1, type: R, r: b}}
+      bonds: [[u, je], [je, Ra1], [je, La1], [je, G], [G, jm], [jm, J1], [jm, b1]]
+    simulate: {{t_end: 10 ms, initial: {{La1: 0.1 mWb, J1: 2e-5 N*m*s}}}}
+    """)
+
+
+def test_each_element_is_checked_in_the_domain_propagated_to_its_bond():
+    """The graph's default is electrical; the rotor side is declared rotational at its
+    junction, and the rotor J1 and friction b1 take that domain through the junction."""
+    model = load_model(MOTOR.format(J="1e-4 kg*m^2"))
+    assert model.simulate["initial"] == {"La1": pytest.approx(1e-4), "J1": 2e-5}
+    (problem,) = problems_of(MOTOR.format(J="1e-4 H"))
+    assert problem == ("<string>:12: bondgraph.elements[6] (J1).i: parameter J = 1e-4 H used "
+                       "as the moment of inertia of I element J1: expected kg·m², got henry (H)")
+
+
+def test_a_constant_input_with_a_unit_is_converted():
+    model = load_model(rlc("{R: 10, C: 1.0e-3, L: 0.1}",
+                           simulate='simulate: {t_end: 1, inputs: {u: "12 V"}}\n'))
+    assert model.simulate["inputs"] == {"u": sympy.Float(12.0)}

@@ -74,7 +74,8 @@ def check_phs(ck: Checker, value: Any, path: KeyPath) -> Section:
             ck.error(
                 (*path, "states"),
                 f"{label}.states",
-                f"the state {s!r} has the same name as a parameter; rename one of them",
+                f"the state {s!r} has the same name as a parameter; rename one of them "
+                "(in a phs section the state is named by you, not after an element)",
             )
     if states is None or inputs is None:
         return Section({}, states, inputs, outputs)

@@ -60,10 +60,7 @@ def element_domains(data: Mapping[str, Any]) -> dict[str, str | None]:
     for e in elements:
         declared = e.get("domain")
         out[e["name"]] = declared if isinstance(declared, str) else None
-    try:  # the front-end's propagation, where this version of it has one
-        from ..bondgraph.domains import propagate
-    except ImportError:  # pragma: no cover - only before bond graphs had domains
-        return out
+    from ..bondgraph.domains import propagate  # only for a model with units
     from ..bondgraph.graph import base_type
 
     try:
