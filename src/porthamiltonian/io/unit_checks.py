@@ -48,7 +48,6 @@ from .units import (
 __all__ = ["check_element_units", "check_simulate_units", "element_domains"]
 
 _FIELDS = {"C": ("c",), "I": ("i",), "R": ("r",), "MR": ("r",)}
-_TYPE_OF_FIELD = {"c": "C", "i": "I", "r": "R"}
 
 
 def element_domains(data: Mapping[str, Any]) -> dict[str, str | None]:

@@ -47,9 +47,10 @@ import sympy
 from ..errors import ModelError
 from ..quantities import DOMAINS
 
-__all__ = ["Dim", "Given", "UnitError", "DimensionMismatch", "DIMENSIONLESS", "is_quantity",
-           "split_quantity", "convert", "dimension_of", "dim_of_unit", "describe",
-           "role_dimension", "role_name", "state_dimension", "TIME"]
+__all__ = ["Dim", "Given", "UnitError", "DimensionMismatch", "DIMENSIONLESS", "COMMON_DOMAINS",
+           "is_quantity", "split_quantity", "convert", "dimension_of", "dim_of_unit",
+           "describe", "suggestions", "role_dimension", "role_name", "state_dimension",
+           "physical_domains", "pretty"]
 
 
 class UnitError(ModelError):
@@ -383,7 +384,6 @@ _DISPLAY = {("translational", "c"): "m/N", ("translational", "r"): "N·s/m",
             ("rotational", "c"): "rad/(N·m)", ("rotational", "i"): "kg·m²",
             ("rotational", "r"): "N·m·s/rad", ("hydraulic", "c"): "m³/Pa",
             ("hydraulic", "i"): "Pa·s²/m³", ("hydraulic", "r"): "Pa·s/m³"}
-TIME = "s"
 
 
 def role_name(key: str, domain: str | None) -> str:
