@@ -14,6 +14,6 @@ model, system = load("dc_motor")
 show(system)
 res = run(model, system)
 R, K, J, b = (value(model, k) for k in ("R_a", "K", "J_r", "b"))
-w = res["Jr"] / J
+w = res["Jr.w"]  # the rotor speed (rad/s): Jr's co-energy, p/J
 print(f"final speed {w[-1]:.3f} rad/s; K V/(R b + K²) = {K * 12 / (R * b + K**2):.3f} rad/s")
 res.plot(sys.argv[1] if len(sys.argv) > 1 else "dc_motor_bondgraph.png")

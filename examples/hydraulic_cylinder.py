@@ -14,6 +14,6 @@ model, system = load("hydraulic_cylinder")
 show(system)
 res = run(model, system)
 A, P, b, R, m = (value(model, k) for k in ("A", "P_s", "b", "R_l", "m"))
-print(f"final piston velocity {res['mass'][-1] / m:.4f} m/s; A P_s/(b + R_l A²) = "
+print(f"final piston velocity {res['mass.v'][-1]:.4f} m/s; A P_s/(b + R_l A²) = "
       f"{A * P / (b + R * A**2):.4f} m/s")
 res.plot(sys.argv[1] if len(sys.argv) > 1 else "hydraulic_cylinder.png")

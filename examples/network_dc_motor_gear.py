@@ -10,7 +10,9 @@ whose inertia is the reflected one, J_load + n2² J_mid + (n1 n2)² J_rotor.
 
 Prints the reduction, checks the simulated steady state against the closed form
     ω = n k V / (R (n² b_m + b_f) + (n k)²),  n = n1 n2,
-and plots the load speed and the motor current to network_dc_motor_gear.png.
+and plots the load speed and the motor current to network_dc_motor_gear.png.  The
+result reads in physical variables: ``res["load.w"]`` (rad/s), ``res["motor.i"]`` (A),
+and the speeds of the rotors merged away, ``res["motor.w"]`` and ``res["mid.w"]``.
 """
 
 from __future__ import annotations
@@ -58,22 +60,24 @@ def main() -> None:
     Jeq = JL + n2**2 * Jmid + n**2 * Jm
     tau_m = L / R
     res = simulate(sys, (0.0, 3.0), u=V, method="midpoint", dt=1e-4)
-    omega = res["load.p"] / JL  # the kept state is the load's own momentum J_L ω_L
-    current = res.y[:, 0]
+    omega = res["load.w"]  # rad/s: the load's own speed (its co-energy)
+    current = res["motor.i"]  # A: the armature current
     w_ss = n * k * V / (R * (n**2 * bm + bf) + (n * k) ** 2)
     x = np.zeros(2)
     x[sys.states.index("load.p")] = JL * 1.0  # the load turning at 1 rad/s
     print(f"reflected inertia J_eq = {Jeq:.6g} kg·m² by hand, {2 * sys.energy(x):.6g} from the "
           f"reduced PHS (2H at ω = 1); electrical time constant {tau_m:.2g} s")
-    print(f"steady load speed: simulated {omega[-1]:.6f} rad/s, closed form {w_ss:.6f} rad/s")
+    print(f"steady load speed: simulated {omega[-1]:.6f} {res.unit('load.w')}, closed form "
+          f"{w_ss:.6f} rad/s; merged away: motor {res['motor.w'][-1]:.4f} rad/s "
+          f"(n ω = {n * omega[-1]:.4f}), intermediate shaft {res['mid.w'][-1]:.4f} rad/s")
     print(f"max |power residual| = {np.max(np.abs(res.power_residual)):.2e} J")
     fig, ax = plt.subplots(2, 1, sharex=True, figsize=(6, 5))
     ax[0].plot(res.t, omega)
     ax[0].axhline(w_ss, ls="--", c="k", lw=0.8, label="closed-form steady state")
-    ax[0].set_ylabel("load speed [rad/s]")
+    ax[0].set_ylabel(f"load speed [{res.unit('load.w')}]")
     ax[0].legend()
     ax[1].plot(res.t, current)
-    ax[1].set_ylabel("motor current [A]")
+    ax[1].set_ylabel(f"motor current [{res.unit('motor.i')}]")
     ax[1].set_xlabel("t [s]")
     fig.suptitle("DC motor on a two-stage gear train (network, reduced PHS)")
     fig.tight_layout()

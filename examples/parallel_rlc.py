@@ -16,7 +16,7 @@ model, system = load("parallel_rlc")
 show(system)
 res = run(model, system)
 L, C, R = value(model, "L"), value(model, "C"), value(model, "R")
-i_L = res["L1"] / L
+i_L = res["L1.i"]  # the inductor current (A): L1's co-energy, phi/L
 print(f"final inductor current {i_L[-1]:.4f} A (circuit theory: 1 A after the 1 A step)")
 print(f"damped frequency √(1/LC − 1/(2RC)²) = {np.sqrt(1/(L*C) - 1/(2*R*C)**2):.1f} rad/s")
 res.plot(sys.argv[1] if len(sys.argv) > 1 else "parallel_rlc.png")
