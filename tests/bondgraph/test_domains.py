@@ -272,3 +272,12 @@ def test_descriptor_keeps_every_storage_and_its_elimination_reconstructs_them():
     names = {o.name for o in red.quantities.observables}
     gone = ({"Jm1", "JL1"} - set(red.states)).pop()
     assert {gone, f"{gone}.w"} <= names
+
+
+def test_the_docs_quote_the_domain_table():
+    from pathlib import Path
+
+    from porthamiltonian.bondgraph.domains import domain_table
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "bondgraphs.md"
+    assert domain_table() in docs.read_text(encoding="utf-8")

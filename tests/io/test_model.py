@@ -74,7 +74,7 @@ def test_series_rlc_example():
     assert sim["inputs"] == {"u": sympy.sin(100 * sympy.pi * T)}
     assert sim["initial"] == {"C1": 0.0, "L1": 0.0}
     assert model.line_of("bondgraph", "elements", 3, "c") == 11
-    assert model.line_of("simulate", "t_end") == 14
+    assert model.line_of("simulate", "t_end") == 15
     assert model.line_of("nope") is None
     assert model.parameter_values() == {R: 10, L: sympy.Float(0.1), C: sympy.Float(1e-3)}
 

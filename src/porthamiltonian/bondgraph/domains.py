@@ -46,7 +46,7 @@ generic ``u.f`` / ``u.e``; a multi-bond source ``F`` (``dim: 2``) the outputs ``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +57,7 @@ from .graph import JUNCTIONS, BondGraph, base_type
 
 __all__ = ["DomainSpec", "normalize", "propagate", "BondDomains", "bond_domains",
            "source_output", "source_quantities", "output_names", "graph_quantities",
-           "storage_coenergy_name"]
+           "storage_coenergy_name", "domain_table"]
 
 #: a declaration: ``None`` (none), one domain name, or (bond-1 side, bond-2 side) of a TF/GY
 DomainSpec = str | tuple[str, str] | None
@@ -94,28 +94,23 @@ def _one(name: Any, where: str) -> str:
                          f"{', '.join(DOMAINS)}") from None
 
 
-@dataclass(frozen=True)
-class _Node:
-    """An element as :func:`propagate` sees it."""
-
-    name: str
-    kind: str  # base type: C I R Se Sf TF GY 0 1
-    declared: DomainSpec
-    fallback: str | None = None
-    where: str = ""
+#: a label for messages: the text, or a function that makes it (only when needed)
+Label = str | Callable[[], str]
 
 
-def propagate(elements: Sequence[tuple[str, str, DomainSpec, str | None, str]],
-              bonds: Sequence[tuple[str, str, str]], default: str | None = None) -> list[str]:
+def _text(label: Label) -> str:
+    return label() if callable(label) else label
+
+
+def propagate(elements: Sequence[tuple[str, str, DomainSpec, str | None, Label]],
+              bonds: Sequence[tuple[str, str, Label]], default: str | None = None) -> list[str]:
     """The domain of every bond (see the module docstring).
 
     ``elements``: ``(name, base type, normalized declaration, fallback default, label for
     messages)``; ``bonds``: ``(tail, head, label)``, in the graph's order; ``default``: the
-    graph's default domain.  Returns one canonical domain name per bond.  Raises
-    :class:`ModelError` for two declarations that meet.
+    graph's default domain.  Returns one canonical domain name per bond, in time linear
+    in the size of the graph.  Raises :class:`ModelError` for two declarations that meet.
     """
-    nodes = {name: _Node(name, kind, dec, fb, where or name)
-             for name, kind, dec, fb, where in elements}
     parent = list(range(len(bonds)))
 
     def root(i: int) -> int:
@@ -124,68 +119,62 @@ def propagate(elements: Sequence[tuple[str, str, DomainSpec, str | None, str]],
             i = parent[i]
         return i
 
-    def union(i: int, j: int) -> None:
-        ri, rj = root(i), root(j)
-        if ri != rj:
-            parent[ri] = rj
+    def join(ks: list[int]) -> None:
+        r = root(ks[0])
+        for k in ks[1:]:
+            rk = root(k)
+            if rk != r:
+                parent[rk] = r
 
     at: dict[str, list[int]] = {}
     for k, (tail, head, _) in enumerate(bonds):
         at.setdefault(tail, []).append(k)
         if head != tail:
             at.setdefault(head, []).append(k)
-    sides: dict[str, tuple[list[int], list[int]]] = {}  # TF/GY: bonds in, bonds out
-    for name, node in nodes.items():
-        mine = at.get(name, [])
-        if node.kind in JUNCTIONS:
-            for k in mine[1:]:
-                union(mine[0], k)
-        elif node.kind in _TWO_PORTS:
-            ins = [k for k in mine if bonds[k][1] == name]
-            outs = [k for k in mine if bonds[k][0] == name]
-            sides[name] = (ins, outs)
-            if node.kind == "TF" and not isinstance(node.declared, tuple):
-                for k in mine[1:]:
-                    union(mine[0], k)
+    info = {name: (kind, dec, fb, label) for name, kind, dec, fb, label in elements}
+    for name, (kind, dec, _, _) in info.items():
+        mine = at.get(name)
+        if mine and len(mine) > 1 and (kind in JUNCTIONS or (kind == "TF"
+                                                             and not isinstance(dec, tuple))):
+            join(mine)
     # declarations, in element order: the first one on a set of bonds wins, a different
     # later one is a conflict
     owner: dict[int, tuple[str, str, int]] = {}  # root -> (domain, declaring element, bond)
-    for name, node in nodes.items():
-        if node.declared is None:
+    for name, (_, dec, _, _) in info.items():
+        if dec is None:
             continue
-        if isinstance(node.declared, tuple):
-            ins, outs = sides.get(name, ([], []))
-            todo = [(k, node.declared[0]) for k in ins] + [(k, node.declared[1]) for k in outs]
+        mine = at.get(name, [])
+        if isinstance(dec, tuple):  # a TF/GY with two sides: bond 1 in, bond 2 out
+            todo = [(k, dec[0] if bonds[k][1] == name else dec[1]) for k in mine]
         else:
-            todo = [(k, node.declared) for k in at.get(name, [])]
+            todo = [(k, dec) for k in mine]
         for k, dom in todo:
             r = root(k)
-            if r not in owner:
-                owner[r] = (dom, name, k)
-                continue
-            other, by, where_k = owner[r]
-            if other != dom:
-                raise ModelError(_conflict(nodes[name], dom, nodes[by], other, bonds[k][2],
-                                           bonds[where_k][2]))
+            first = owner.setdefault(r, (dom, name, k))
+            if first[0] != dom:
+                other, by, where_k = first
+                raise ModelError(_conflict(_text(info[name][3]), dom, _text(info[by][3]),
+                                           other, _text(bonds[k][2]),
+                                           _text(bonds[where_k][2])))
+    fallback_of: dict[int, str] = {}
     out: list[str] = []
-    fallback: dict[int, str] = {}
     for k, (tail, head, _) in enumerate(bonds):
         r = root(k)
         if r in owner:
             out.append(owner[r][0])
             continue
-        if r not in fallback:
-            fb = [nodes[e].fallback for e in (tail, head) if e in nodes and nodes[e].fallback]
-            fallback[r] = fb[0] if fb else (default or "generic")
-        out.append(fallback[r])
+        if r not in fallback_of:
+            fb = [info[e][2] for e in (tail, head) if e in info and info[e][2]]
+            fallback_of[r] = fb[0] if fb else (default or "generic")
+        out.append(fallback_of[r])
     return out
 
 
-def _conflict(node: _Node, dom: str, first: _Node, other: str, bond: str,
+def _conflict(where: str, dom: str, first: str, other: str, bond: str,
               first_bond: str) -> str:
     via = (f"at {bond}" if bond == first_bond
            else f"at {bond}, joined to {first_bond} through junctions or transformers")
-    return (f"domain conflict {via}: {node.where} is declared {dom}, but {first.where} "
+    return (f"domain conflict {via}: {where} is declared {dom}, but {first} "
             f"declares {other} for the same bonds (bonds through a 0/1-junction or an "
             "undeclared TF share one domain); correct one declaration, or change the domain "
             "where it changes: a GY, or a TF/GY with two sides "
@@ -218,13 +207,14 @@ def bond_domains(bg: BondGraph) -> BondDomains:
     :class:`ModelError` naming the elements and the bond of a conflict."""
     elements = []
     for el in bg.elements.values():
-        kind = base_type(el.type)
-        where = el.where()
-        dec = normalize(el.domain, kind, where)
-        fb = el.fallback_domain
-        elements.append((el.name, kind, dec, _one(fb, where) if fb else None, where))
-    default = _one(bg.domain, f"bond graph {bg.name!r}") if getattr(bg, "domain", None) else None
-    names = propagate(elements, [(b.tail, b.head, b.where()) for b in bg.bonds], default)
+        dec = fb = None
+        if el.domain is not None:
+            dec = normalize(el.domain, base_type(el.type), el.where())
+        if el.fallback_domain:
+            fb = _one(el.fallback_domain, el.where())
+        elements.append((el.name, el.kind, dec, fb, el.where))
+    default = _one(bg.domain, f"bond graph {bg.name!r}") if bg.domain else None
+    names = propagate(elements, [(b.tail, b.head, b.where) for b in bg.bonds], default)
     return BondDomains(bg, {b.name: DOMAINS[d] for b, d in zip(bg.bonds, names, strict=True)})
 
 
@@ -233,6 +223,8 @@ def storage_coenergy_name(state: str, symbol: str) -> str:
     """The co-energy's name of a storage state: ``"L1"`` → ``"L1.i"``
     (:func:`porthamiltonian.quantities.coenergy_name`); a component of a multi-bond
     storage keeps its index last, as the sources' outputs do: ``"K[1]"`` → ``"K.F[1]"``."""
+    if not state.endswith("]"):
+        return coenergy_name(state, symbol)
     base, k = split_index(state)
     name = coenergy_name(base, symbol)
     return name if k is None else f"{name}[{k}]"
@@ -284,3 +276,18 @@ def graph_quantities(bg: BondGraph, domains: BondDomains | None = None,
             ports[u] = uq
             ports[source_output(u, yq)] = yq
     return Quantities(infos, ports)
+
+
+def domain_table() -> str:
+    """The table of :data:`porthamiltonian.quantities.DOMAINS` in Markdown (docs/bondgraphs.md
+    quotes it; a test keeps the two equal): per domain its effort, flow, displacement (the
+    state of a C) and momentum (the state of an I), each with its symbol and SI unit."""
+    def cell(q: Quantity) -> str:
+        return f"{q.kind} `{q.symbol}` ({q.unit})" if q.unit else f"{q.kind} `{q.symbol}`"
+
+    rows = ["| domain | effort | flow | displacement (C state) | momentum (I state) |",
+            "|---|---|---|---|---|"]
+    for d in DOMAINS.values():
+        rows.append(f"| `{d.name}` | {cell(d.effort)} | {cell(d.flow)} | "
+                    f"{cell(d.displacement)} | {cell(d.momentum)} |")
+    return "\n".join(rows)

@@ -86,9 +86,12 @@ def to_phs(bg: BondGraph, symbolic: bool | None = None) -> PHS:
     -------
     PHS
         States: the storages' (``C1`` or ``C1[k]``), in the order of the graph;
-        inputs: the sources' values; outputs (named like the inputs): their
-        conjugates.  When dependent storages were merged, ``.reduction`` says which
-        and what the remaining states stand for.
+        inputs: the sources' values; outputs: their conjugates, named after the
+        conjugate variable in the source's domain (``V.i``, ``u.f``;
+        :mod:`.domains`).  ``.quantities`` gives every variable its kind, SI unit and
+        co-energy name.  When dependent storages were merged, ``.reduction`` says which
+        and what the remaining states stand for, and the merged storages' states and
+        co-energies are observables in ``.quantities``.
 
     Raises
     ------

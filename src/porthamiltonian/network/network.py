@@ -195,9 +195,13 @@ class Network:
             which states were eliminated) when it exists; ``False`` returns the
             :class:`~porthamiltonian.DescriptorPHS`.
 
-        States are named ``component.state``; inputs (and outputs, of the same names)
-        are the exposed ports then the external inputs of the components
-        (``component.input``).  ``uᵀy`` is the power delivered into the network.
+        States are named ``component.state``; inputs are the exposed ports then the
+        external inputs of the components (``component.input``); each output is named
+        after the conjugate variable of its input (``V.i`` for a voltage source ``V``,
+        ``shaft.w`` for an exposed rotational port ``shaft`` that receives a torque).
+        ``uᵀy`` is the power delivered into the network.  The system carries the
+        components' :class:`~porthamiltonian.quantities.Quantities` (domains, SI units,
+        co-energy names; the eliminated states as observables): docs/network.md.
         """
         if not self.components:
             raise ModelError(f"network {self.name!r} has no components")
