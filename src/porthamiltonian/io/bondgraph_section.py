@@ -40,6 +40,7 @@ import sympy
 from ..errors import ModelError
 from ..expr import state_symbol
 from ..naming import expand, qualified_state
+from .limits import current as current_limits
 from .schema import Checker, KeyPath, Section, label_of
 from .unit_checks import check_element_units
 
@@ -178,6 +179,12 @@ def _headers(ck: Checker, raw: list[Any], path: KeyPath, label: str) -> list[dic
         dim = entry.get("dim", 1)
         if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
             ck.error((*epath, "dim"), elabel, f"dim must be a positive integer, got {dim!r}")
+            dim = None
+        elif dim > current_limits().dimension:
+            ck.error((*epath, "dim"), elabel,
+                     f"dim = {dim} is more than the limit of {current_limits().dimension} "
+                     f"bonds per element (a dense {dim}×{dim} block); split the element, or "
+                     "raise the limit (--limit dimension=N) if you mean it")
             dim = None
         if kind in ELEMENT_KEYS:
             ck.keys(

@@ -12,7 +12,7 @@ name                default    what it bounds
 ==================  =========  ==========================================================
 ``file_mb``         5          size of a model file (MB); only regular files are read
 ``nodes``           1 000 000  values in the document after expanding YAML aliases
-``dimension``       10 000     ``dim:`` of a multi-bond element / size of one block
+``dimension``       100        ``dim:`` of a multi-bond element (its symbolic blocks grow as dim²)
 ``table_mb``        50         size of a CSV input table (MB)
 ==================  =========  ==========================================================
 
@@ -46,7 +46,7 @@ class Limits:
 
     file_mb: float = 5.0
     nodes: int = 1_000_000
-    dimension: int = 10_000
+    dimension: int = 100
     table_mb: float = 50.0
 
     @property
