@@ -11,9 +11,10 @@ r"""``simulate.events``: state events of a model file, zero crossings of an expr
 
 ``when`` is read with the safe parser (:mod:`porthamiltonian.expr`) in the
 parameters, the time ``t`` (s), the states by name (``q``, ``C1[0]``), the outputs
-as ``y.<name>`` and the inputs as ``u.<name>`` (the prefixes keep a bond graph's
-input ``u`` and its conjugate output ``u`` apart, as the CSV columns ``u:``/``y:``
-do).  The crossings are located by :mod:`porthamiltonian.simulate.problem.events`.
+as ``y.<name>`` and the inputs as ``u.<name>`` (the prefixes say which of a port's two
+variables is meant, as the CSV columns ``u:``/``y:`` do: the electrical source ``u`` of a
+bond graph has the input ``u.u`` and the output ``y.u.i``, its current).  The crossings
+are located by :mod:`porthamiltonian.simulate.problem.events`.
 
 The checked section is a list of :class:`EventSpec`.  Names are checked at load time
 when the model section defines them (bond graphs, ``phs``); otherwise (networks) when
