@@ -199,12 +199,37 @@ def _loop(block: list[int], rows: Sequence[dict[int, Any]], rhs: Sequence[Combin
         for k, c in parts[r].items():
             Bm[r, kpos[k]] = c
     if exact:
-        if sp.simplify(A.det()) == 0:
+        X = _solve_exact(A, Bm)
+        if X is None:
             raise SingularSystem(block, cols, structural=False)
-        X = A.LUsolve(Bm).applyfunc(sp.cancel)
     else:
         if np.linalg.cond(A) > 1e12:
             raise SingularSystem(block, cols, structural=False)
         X = np.linalg.solve(A, Bm)
     for c, j in enumerate(cols):
         value[j] = {k: X[c, kpos[k]] for k in knowns if not _is_zero(X[c, kpos[k]], exact)}
+
+
+def _solve_exact(A: sp.Matrix, B: sp.Matrix) -> sp.Matrix | None:
+    """``A⁻¹B`` in exact arithmetic, ``None`` when ``A`` is singular.
+
+    Over the field of rational functions of the parameters (SymPy's ``DomainMatrix``):
+    the entries stay reduced fractions throughout, where ``Matrix.LUsolve`` followed by
+    ``cancel`` builds products that grow with every pivot (four resistors in parallel took
+    40 s that way).  Entries outside a polynomial domain (``sqrt``, functions of states)
+    fall back to the LU solve."""
+    from sympy.polys.matrices import DomainMatrix
+    from sympy.polys.polyerrors import BasePolynomialError
+
+    try:
+        dA, dB = DomainMatrix.from_Matrix(A), DomainMatrix.from_Matrix(B)
+        dA, dB = dA.unify(dB)
+        dA, dB = dA.to_field(), dB.to_field()
+        if dA.det() == dA.domain.zero:
+            return None
+        return dA.lu_solve(dB).to_Matrix()
+    except (BasePolynomialError, NotImplementedError, ValueError, TypeError):
+        if sp.simplify(A.det()) == 0:
+            return None
+        return A.LUsolve(B).applyfunc(sp.cancel)
+
