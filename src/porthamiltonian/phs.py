@@ -54,6 +54,12 @@ _DEFINING = frozenset({"states", "inputs", "outputs", "parameters", "kind", "x",
                        "_mats", "_H", "_Q", "_parameters", "_checked"})
 
 
+def _overflows(expr: Any) -> bool:
+    """A number in ``expr`` beyond double precision (``1e-300**301`` inverted): it would
+    be ``inf`` in every numeric evaluation."""
+    return any(abs(float(a)) == float("inf") for a in expr.atoms(sp.Float))
+
+
 def _short(expr: Any, limit: int = 80) -> str:
     """``str(expr)``, cut to ``limit`` characters for an error message."""
     text = str(expr)
@@ -380,14 +386,14 @@ class PHS(Sealed):
         bad = []
         for label, expr in (("H", self._H), *self._mats.items()):
             e = expr.xreplace(vals) if vals else expr
-            if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+            if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or _overflows(e):
                 bad.append(label)
         if bad:
             zero = [k for k, v in self._parameters.items()
                     if v is not None and sp.sympify(v).is_zero]
             raise ModelError(
-                f"{' and '.join(bad)} {'is' if len(bad) == 1 else 'are'} infinite or undefined "
-                "with the parameter values"
+                f"{' and '.join(bad)} {'is' if len(bad) == 1 else 'are'} infinite, undefined or "
+                "beyond double precision with the parameter values"
                 + (f" ({', '.join(f'{k} = 0' for k in zero)})" if zero else "")
                 + ": a zero capacitance, inertia, stiffness or ratio in a denominator? give "
                 "the parameter a non-zero value")

@@ -131,6 +131,11 @@ def _eigen_message(lam: float, vec: np.ndarray, labels: Sequence[str], name: str
 def _check_psd_dense(W: np.ndarray, labels: Sequence[str], tol: float, name: str) -> None:
     if W.size == 0 or not np.any(W):
         return
+    if not np.all(np.isfinite(W)):
+        i, j = (int(v) for v in np.argwhere(~np.isfinite(W))[0])
+        raise StructureError(f"the dissipation matrix {name} has a non-finite entry "
+                             f"({W[i, j]}) at {labels[i]}, {labels[j]}: a value beyond double "
+                             "precision? check the parameter values")
     limit = tol * norm_scale(W)
     _negative_diagonal(np.diag(W), labels, limit, name)
     lam, vec = sla.eigh(W)
