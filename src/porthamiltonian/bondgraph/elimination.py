@@ -148,9 +148,10 @@ def _blocks(rows: Sequence[dict[int, Any]], match: np.ndarray,
 
 # ---------------------------------------------------------------------- solving
 def _is_zero(c: Any, exact: bool) -> bool:
-    if exact:
-        return c == 0 or (isinstance(c, sp.Expr) and c.is_zero is True)
-    return c == 0.0
+    """Structurally zero.  Not SymPy's ``is_zero``: on a rational function of the
+    parameters its assumption system may look for the real roots of a polynomial of high
+    degree (minutes); a coefficient that is zero but not written as 0 only stays in."""
+    return c == 0 if exact else c == 0.0
 
 
 def _residual(row: dict[int, Any], rhs: Combination, skip: set[int],
