@@ -39,7 +39,7 @@ import scipy.sparse as sps
 import sympy as sp
 
 from ..descriptor import DescriptorPHS
-from ..errors import NoExplicitFormError
+from ..errors import ModelError, NoExplicitFormError
 from ..expr import state_symbol
 from ..naming import split_index
 from ..phs import PHS
@@ -173,13 +173,18 @@ def merged(lm: LinearMap, derivative: Sequence[str], why: str) -> PHS:
     if lm.exact:
         Cr = (Caa + coupling * Cdd * coupling.T).applyfunc(sp.cancel)
         xi = sp.Matrix(xa)
-        Qr = Cr.inv()
+        try:
+            Qr = Cr.inv()
+        except sp.matrices.exceptions.NonInvertibleMatrixError:
+            raise _singular_merge(a, d) from None
         energy = {"hamiltonian": sp.expand((xi.T * Qr * xi)[0, 0] / 2),
                   "parameters": dict(bg.parameters)}
         sys = PHS(**mats, **energy, states=a, inputs=lm.inputs, outputs=output_names(bg),
                   name=bg.name, quantities=graph_quantities(bg, states=a))
     else:
         Cr = Caa + coupling @ Cdd @ coupling.T
+        if not np.all(np.isfinite(Cr)) or np.linalg.cond(Cr) > 1e14:
+            raise _singular_merge(a, d)
         Qr = np.linalg.inv(Cr)
         Qr = (Qr + Qr.T) / 2
         mats = {k: sps.csr_matrix(A) for k, A in mats.items()}
@@ -198,6 +203,13 @@ def merged(lm: LinearMap, derivative: Sequence[str], why: str) -> PHS:
         f"merged the dependent storage(s) {', '.join(derivative)} ({why}): {stands}"
     )
     return sys
+
+
+def _singular_merge(kept: Sequence[str], merged: Sequence[str]) -> ModelError:
+    return ModelError(
+        f"merging the dependent storage(s) {', '.join(merged)} into {', '.join(kept)} gives "
+        "a combined storage with zero (or singular) inertia/compliance — the values cancel "
+        "(a negative one?); check the signs of the storage values")
 
 
 #: above this many kept states the merged storages get no observables (each would be a
