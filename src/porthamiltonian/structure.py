@@ -163,7 +163,7 @@ def _check_psd_sparse(W: sps.sparray, labels: Sequence[str], tol: float, name: s
 
 
 def _check_psd_symbolic(W: sp.MatrixBase, labels: Sequence[str], name: str) -> list[str]:
-    if W.is_zero_matrix:
+    if all(w == 0 for w in W):  # structurally (SymPy's is_zero_matrix may take minutes)
         return []
     if not W.free_symbols:
         _check_psd_dense(np.array(W.tolist(), dtype=float), labels, DEFAULT_TOL, name)
@@ -231,6 +231,10 @@ def _check_psd_sampled(W: sp.MatrixBase, labels: Sequence[str], name: str,
             at = ", ".join(f"{s} = {v:.4g}" for s, v in zip(symbols, point, strict=True))
             raise StructureError(_eigen_message(float(lam[0]), vec[:, 0], labels, name)
                                  + f" (found numerically at {at}; {limit})")
+    if checked == 0:
+        return [f"{name} ⪰ 0 not checked: the symbolic check did not finish ({limit}) and "
+                f"no sampled value of {', '.join(s.name for s in symbols)} gave finite "
+                "numbers — it holds only for suitable values"]
     return [f"{name} ⪰ 0 checked numerically at {checked} sampled values of "
             f"{', '.join(s.name for s in symbols)} only ({limit}; the symbolic proof was "
             "abandoned)"]
