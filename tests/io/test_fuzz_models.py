@@ -54,9 +54,11 @@ def bond_graph_models(draw):
                            "method": draw(st.sampled_from(["auto", "midpoint"] + (
                                ["nope", 3] if hostile else []))),
                            "initial": {}}
-        # capacitors only: of several inductors on the 1-junction one is kept, the others
-        # merged into it, and an initial value of a merged one is (rightly) refused
-        storages = [e["name"] for e in elements if e["type"] == "C"]
+        # of several inductors on a 1-junction (capacitors on a 0-junction) one is kept,
+        # the others merged into it, and an initial value of a merged one is refused:
+        # the valid models give values to the others only
+        kept = {"1": "C", "0": "I"}[junction]
+        storages = [e["name"] for e in elements if e["type"] == kept]
         if hostile or storages:
             names = [e["name"] for e in elements] if hostile else storages
             doc["simulate"]["initial"] = {draw(st.sampled_from(names)): draw(number)}
