@@ -102,6 +102,21 @@ CASES = {
         "simulate {model}", "outside the model's folder"),
     "unknown limit": (RLC.format(C=1e-3, extra=""), "validate {model} --limit speed=3",
                       "unknown limit"),
+    "full-width parameter beside its ASCII twin": (
+        OSCILLATOR.format(H="k*q**2/2 + ｋ*p**2/2", q0=1).replace(
+            "name: oscillator\n", "name: oscillator\nparameters: {k: 1, ｋ: 2}\n"),
+        "validate {model}", "indistinguishable from 'k'"),
+    "exponent after simplification": (OSCILLATOR.format(H="(p**999)**999 + q**2", q0=1),
+                                      "validate {model}", "exponent of 998001"),
+    "huge multi-bond element": (
+        "name: d\nbondgraph:\n  elements:\n    - {name: C1, type: C, c: 1, dim: 100000}\n"
+        "  bonds: []\n", "validate {model}", "dim = 100000 is more than the limit"),
+    "merged storages that cancel": (
+        GEAR.format(n=1, initial="L1: 0").replace("i: 2", "i: -1"), "phs {model}",
+        "H is infinite"),
+    "value beyond double precision": (
+        RLC.format(C=1e-3, extra="").replace("R: 10", "R: 1e-300").replace(
+            "r: R}", "r: 1/(R*R*R)}"), "phs {model}", "beyond double precision"),
 }
 
 

@@ -474,7 +474,15 @@ class _Builder:
                         f"{MAX_DIGITS} are allowed",
                         node,
                     )
-        return self.number(sympy.Pow(base.expr, exponent.expr), num, node)
+        result = sympy.Pow(base.expr, exponent.expr)
+        # SymPy folds (p**999)**999 into p**998001: check the power it built, too
+        if result.is_Pow and result.exp.is_Number and abs(result.exp) > MAX_EXPONENT:
+            raise self.fail(
+                f"the power simplifies to an exponent of {_short(str(result.exp), 20)}, larger "
+                f"than {MAX_EXPONENT} in magnitude",
+                node,
+            )
+        return self.number(result, num, node)
 
     # -- calls --------------------------------------------------------------------------
     def call(self, node: ast.Call, depth: int) -> _V:

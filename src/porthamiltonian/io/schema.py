@@ -16,6 +16,7 @@ that a caller can carry on checking the rest.
 from __future__ import annotations
 
 import keyword
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -196,6 +197,16 @@ class Checker:
                 label,
                 f"{value!r} is not a valid {what} name; use letters, digits "
                 "and '_', starting with a letter",
+            )
+            return None
+        normal = unicodedata.normalize("NFKC", value)
+        if normal != value:  # expressions read 'ｋ' as 'k' (Python folds identifiers)
+            self.error(
+                path,
+                label,
+                f"{value!r} is written with compatibility characters (full-width or "
+                f"similar) that expressions read as {normal!r}, so it would be "
+                f"indistinguishable from {normal!r}; write {normal!r}",
             )
             return None
         if value in RESERVED:
