@@ -1,4 +1,4 @@
-"""Compose a chain of N two-port Dirac structures (DESIGN.md §6: timing as ratios).
+"""Compose a chain of N two-port Dirac structures (docs/design.md: timing as ratios).
 
 Three ways to get the Dirac structure between the two ends of a chain of random
 two-port Dirac structures D_0, D_1, ..., D_{N-1} (port ``b_i`` of ``D_i`` joined to

@@ -37,7 +37,7 @@ class ExpressionError(ModelError):
 
 
 class SchemaError(ModelError):
-    """A model file does not follow the model-file format (DESIGN.md §3)."""
+    """A model file does not follow the model-file format (docs/model-files.md)."""
 
 
 class CausalityError(ModelError):

@@ -2,7 +2,7 @@
 
 A scalar variable is named after its element (``C1``); a component of a
 k-dimensional (multi-bond) element is named ``C1[0]`` ... ``C1[k-1]``
-(DESIGN.md §2).  These helpers expand and group such names.
+(docs/design.md).  These helpers expand and group such names.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-r"""The explicit input-state-output port-Hamiltonian system (DESIGN.md §2).
+r"""The explicit input-state-output port-Hamiltonian system (docs/design.md).
 
 .. math::
     \dot x &= (J - R)\,\nabla H(x) + (G - P)\,u \\
@@ -685,7 +685,7 @@ class PHS(Sealed):
 
     # ------------------------------------------------------------------ I/O
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able dictionary in the ``porthamiltonian phs --json`` format (DESIGN.md §3)."""
+        """JSON-able dictionary in the ``porthamiltonian phs --json`` format (docs/cli.md)."""
         return phs_to_dict(self)
 
     @classmethod

@@ -1,4 +1,4 @@
-"""JSON-able dictionaries and LaTeX for :class:`~porthamiltonian.PHS` (DESIGN.md §3).
+"""JSON-able dictionaries and LaTeX for :class:`~porthamiltonian.PHS` (docs/cli.md).
 
 The dictionary is the contract of ``porthamiltonian phs --json``::
 

@@ -1,4 +1,4 @@
-r"""Checks of the port-Hamiltonian structure (DESIGN.md §2).
+r"""Checks of the port-Hamiltonian structure (docs/design.md).
 
 For the explicit form
 

@@ -2,7 +2,7 @@
 
 Facts: J = −Jᵀ exactly (by construction), [[R, P], [Pᵀ, S]] ⪰ 0, Q diagonal and
 positive, Ḣ = uᵀy − d at any state and input (semi-discrete balance), and in a
-midpoint simulation ΔH = ∫(uᵀy − d) dt per step to round-off (DESIGN.md §6).
+midpoint simulation ΔH = ∫(uᵀy − d) dt per step to round-off (docs/design.md).
 """
 
 import numpy as np

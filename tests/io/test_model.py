@@ -333,8 +333,8 @@ def test_missing_file():
 
 
 def test_empty_and_non_mapping():
-    assert problems_of("# nothing\n\n") == ["<string>:1: the model is empty; see DESIGN.md §3 "
-                                           "for the format"]  # fmt: skip
+    assert problems_of("# nothing\n\n") == [
+        "<string>:1: the model is empty; see docs/model-files.md for the format"]
     assert "must be a mapping" in problems_of("- a\n- b\n")[0]
 
 

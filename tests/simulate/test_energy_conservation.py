@@ -1,4 +1,4 @@
-"""Energy conservation on lossless systems (DESIGN.md §6)."""
+"""Energy conservation on lossless systems (docs/design.md)."""
 
 from __future__ import annotations
 

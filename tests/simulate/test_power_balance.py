@@ -1,4 +1,4 @@
-"""Discrete power balance ΔH = ∫(uᵀy − d) dt per step, on lossy forced systems (DESIGN.md §6)."""
+"""Discrete power balance ΔH = ∫(uᵀy − d) dt per step, on lossy forced systems (docs/design.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`porthamiltonian simulate` (DESIGN.md §3): CSV/JSON contract and the error discipline."""
+"""`porthamiltonian simulate` (docs/cli.md): CSV/JSON contract and the error discipline."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ r"""Driving-point impedance and admittance of a port.
 A port carries an effort :math:`e` (voltage, force, torque, pressure) and a flow
 :math:`f` (current, velocity, angular velocity, volume flow); its input :math:`u` and
 conjugate output :math:`y` are these two, with :math:`uy = ef` the power into the
-system (DESIGN.md §2).  Which one is the input decides what the port's transfer
+system (docs/design.md).  Which one is the input decides what the port's transfer
 function :math:`y(s)/u(s)` is:
 
 * the input is the flow (a current/velocity source drives the port):

@@ -41,7 +41,7 @@ named ``<input>.<symbol>`` with the conjugate's symbol in the source's domain
 (:func:`source_output`): an Se ``V`` (electrical) has the output ``V.i`` (the current it
 delivers, A), an Sf ``Q`` (hydraulic) the output ``Q.P`` (the pressure across it, Pa);
 generic ``u.f`` / ``u.e``; a multi-bond source ``F`` (``dim: 2``) the outputs ``F.f[0]``,
-``F.f[1]`` (an index stays last in a name, DESIGN.md §2).
+``F.f[1]`` (an index stays last in a name, docs/design.md).
 """
 
 from __future__ import annotations

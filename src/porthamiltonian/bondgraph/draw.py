@@ -6,7 +6,7 @@ Physical Systems*, Springer 2009; Karnopp, Margolis and Rosenberg, *System Dynam
 * An element is its type and name, ``C:C1``, ``TF:tf``; a junction is ``0`` or ``1``
   with its name written small underneath.
 * A bond ``tail → head`` is a line with a **half-arrow** at the head: the direction
-  of positive power ``e·f`` (DESIGN.md §2).  A multi-bond is drawn thicker and
+  of positive power ``e·f`` (docs/design.md).  A multi-bond is drawn thicker and
   labelled with its dimension.
 * The **causal stroke** is a short line across the bond at the end where the
   effort is *imposed on* the element: the element next to the stroke receives the

@@ -4,7 +4,7 @@ Unknowns: the effort :math:`e_b` and flow :math:`f_b` of every bond (each compon
 of a multi-bond).  Knowns: the co-energies :math:`z = \nabla H` of the storages in
 integral causality, the flows/efforts :math:`\lambda` of the storages in derivative
 causality (their rates, taken as unknown multipliers), and the source values
-:math:`u`.  Bonds point into C, I, R and out of Se, Sf (DESIGN.md §2), so:
+:math:`u`.  Bonds point into C, I, R and out of Se, Sf (docs/design.md), so:
 
 =============  =================================  =========================
 element        equations (per component)           read off as results

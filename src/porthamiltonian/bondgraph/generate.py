@@ -22,7 +22,7 @@ of the resistors give its port-Hamiltonian split (the paper's step 5):
     M = \tfrac12(D - D^\top),\quad S = \tfrac12(D + D^\top),
 
 so that :math:`\dot x = (J-R)z + (G-P)u`, :math:`y = (G+P)^\top z + (M+S)u`
-(DESIGN.md §2); :math:`u^\top y` is the power the sources deliver.  The structure
+(docs/design.md); :math:`u^\top y` is the power the sources deliver.  The structure
 checks of :class:`~porthamiltonian.PHS` then verify the claim on the result.
 
 Existence.  The explicit form exists exactly when the equations with every storage

@@ -1,6 +1,6 @@
 """The bond-graph model: elements, bonds, and the structural checks.
 
-Conventions (DESIGN.md §2–3)
+Conventions (docs/design.md)
 ----------------------------
 * A bond ``tail → head`` carries a flow ``f`` and an effort ``e``; ``e f`` is the
   power flowing from tail to head.  Bonds point *into* C, I, R and *out of* Se, Sf.

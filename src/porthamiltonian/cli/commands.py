@@ -58,7 +58,7 @@ def _phs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model file (.yaml, .yml or .json)")
     _limit_argument(p)
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="one JSON object (DESIGN.md §3)")
+    fmt.add_argument("--json", action="store_true", help="one JSON object (docs/cli.md)")
     fmt.add_argument("--latex", action="store_true", help="LaTeX equations")
 
 

@@ -1,4 +1,4 @@
-"""``porthamiltonian simulate MODEL`` (DESIGN.md §3): run a model file's simulation.
+"""``porthamiltonian simulate MODEL`` (docs/cli.md): run a model file's simulation.
 
 Defaults come from the model's ``simulate:`` section (``t_start``, ``t_end``, ``dt``,
 ``method``, ``inputs`` — expressions or CSV tables —, ``initial``, ``modulation``,

@@ -203,7 +203,7 @@ class DiracStructure:
         r"""Transformer ``e_a = m e_b``, ``f_b = −m f_a`` (power into it at both ports).
 
         This is the bond-graph TF ``e_1 = m e_2, f_2 = m f_1`` (bond 1 in, bond 2
-        out, DESIGN.md §2) with the flow of port ``b`` counted *into* the
+        out, docs/design.md) with the flow of port ``b`` counted *into* the
         structure, ``f_b = −f_2``: :math:`e_a f_a + e_b f_b = 0`.  ``m`` may be a
         number or a SymPy expression (modulated transformer).
         """

@@ -14,7 +14,7 @@ condition  imposed                      discrete port
 
 "Effort into the body" is :math:`\sigma\,n\,e` with the outward normal ``n`` (−1 at
 s = 0, +1 at s = L) and σ the sign of the derivative in the balance law, so that in
-every case ``u·y`` is the power delivered *into* the domain (DESIGN.md §2).
+every case ``u·y`` is the power delivered *into* the domain (docs/design.md).
 Each model maps its own words (``"clamped"``, ``"pinned"``, ``"open"``…) to a tuple
 of these conditions, one per field pair.
 """

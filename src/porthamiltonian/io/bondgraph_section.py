@@ -1,4 +1,4 @@
-"""The ``bondgraph`` section of a model file (DESIGN.md §3), checked at schema level.
+"""The ``bondgraph`` section of a model file (docs/model-files.md), checked at schema level.
 
 Only the file format is checked here (keys, names, expressions, matrix shapes,
 bond ends); causality and existence of an explicit form are the bond-graph

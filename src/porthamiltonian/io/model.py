@@ -1,4 +1,4 @@
-"""Loading and validating model files (DESIGN.md §3).
+"""Loading and validating model files (docs/model-files.md).
 
 A model file is YAML or JSON with the top-level keys ``name``, ``description``
 (optional), ``parameters`` (optional), exactly one model section (one of
@@ -273,7 +273,7 @@ def _check(ck: Checker, data: Any, path: pathlib.Path | None,
            source: str = "<dict>") -> Model | None:
     document = data
     if data is None:
-        ck.report((), "the model is empty; see DESIGN.md §3 for the format")
+        ck.report((), "the model is empty; see docs/model-files.md for the format")
         return None
     if not isinstance(data, dict):
         ck.report(

@@ -1,4 +1,4 @@
-"""The ``phs`` section: an explicit port-Hamiltonian model written out (DESIGN.md §2-§3).
+"""The ``phs`` section: an explicit port-Hamiltonian model written out (docs/design.md).
 
 It has the shape of the JSON object printed by ``porthamiltonian phs --json``::
 

@@ -17,12 +17,12 @@ Every law is written for the *passive* port variables of :mod:`porthamiltonian.n
 * **effort source** (Se: voltage, force, torque, pressure): receives the port's flow
   :math:`f_\mathrm{in}`, returns :math:`e = u`; its input ``u`` has the output
   :math:`y = -f_\mathrm{in}`, the flow it delivers, so :math:`u y` is the power it
-  supplies to the network (DESIGN.md §2); the output is named by the flow's symbol in
+  supplies to the network (docs/design.md); the output is named by the flow's symbol in
   the domain (``V.i`` for a voltage source ``V``, ``F.v`` for a force source ``F``);
 * **flow source** (Sf): receives the effort, returns :math:`f_\mathrm{in} = -u`, output
   :math:`y = e`, named by the effort's symbol (``I.v``, ``w.tau``);
 * **transformer** (TF, ratio :math:`m`): :math:`e_a = m\,e_b`, :math:`f_b = m\,f_a` with
-  ``a`` oriented in and ``b`` out (DESIGN.md §2, bond 1 in, bond 2 out);
+  ``a`` oriented in and ``b`` out (docs/design.md; bond 1 in, bond 2 out);
 * **gyrator** (GY, ratio :math:`r`): :math:`e_a = r\,f_b`, :math:`e_b = r\,f_a`.
 
 The sources and two-ports are stateless, lossless PHS: :math:`y = M u`, :math:`M = -M^\top`.

@@ -10,7 +10,7 @@ power (W).  Every port of a component is described by
 * its **orientation**: ``"in"`` (the default, passive sign convention) means that
   :math:`e^\top f` is the power flowing *into* the component; ``"out"`` that it is
   the power flowing *out of* it (sources, as the bond-graph half-arrow pointing
-  out of Se and Sf, DESIGN.md §2);
+  out of Se and Sf, docs/design.md);
 * its **causality**: which of ``e`` and ``f`` is an input of the component's PHS
   (``"effort"``: the component receives the effort and returns the flow).
 
@@ -18,7 +18,7 @@ Inside the network every port is normalised to the passive convention: the flow
 :math:`f_\mathrm{in} = f` (orientation ``"in"``) or :math:`-f` (``"out"``), so that
 :math:`e^\top f_\mathrm{in}` is always the power into the component.  With the
 component's input ``u`` and output ``y`` of that port, :math:`u^\top y =
-e^\top f_\mathrm{in}` (DESIGN.md §2: ``uᵀy`` is the power delivered into the system).
+e^\top f_\mathrm{in}` (docs/design.md: ``uᵀy`` is the power delivered into the system).
 """
 
 from __future__ import annotations

@@ -137,7 +137,7 @@ class SimulationResult:
         return float(np.max(np.abs(drift)) / max(abs(self.H[0]), 1e-300))
 
     def columns(self) -> dict[str, np.ndarray]:
-        """CSV columns (DESIGN.md §3): ``t``, ``x:<state>``, ``u:<input>``, ``y:<output>``,
+        """CSV columns (docs/cli.md): ``t``, ``x:<state>``, ``u:<input>``, ``y:<output>``,
         ``H``, ``power_residual``."""
         cols: dict[str, np.ndarray] = {"t": self.t}
         for prefix, names, data in (("x", self.states, self.x), ("u", self.inputs, self.u),
@@ -150,7 +150,7 @@ class SimulationResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``t``, ``states``/``inputs``/``outputs`` by name, ``H``,
-        ``power_residual`` (DESIGN.md §3), plus the powers and the run's metadata."""
+        ``power_residual`` (docs/cli.md), plus the powers and the run's metadata."""
 
         def by_name(names: list[str], data: np.ndarray) -> dict[str, list[float]]:
             return {name: data[:, k].tolist() for k, name in enumerate(names)}
