@@ -35,12 +35,17 @@ for mode in an.modes(rlc):
     print("mode: ", mode)
 print("passivity:", an.passivity(rlc).reason)
 
-fig, axes = plt.subplots(3, 1, figsize=(7, 9))
+fig, axes = plt.subplots(3, 1, figsize=(7, 9), layout="constrained")
 an.bode(rlc, outputs=["I", "dH/dq"], ax=axes[:2])
-axes[0].set_title("series RLC: R = 10 Ω, L = 0.1 H, C = 1 mF")
 an.step_response(rlc, outputs=["I", "dH/dq"]).plot(ax=axes[2])
-axes[2].set_ylabel("step response (A/V, V/V)")
-fig.tight_layout()
+fig.suptitle("series RLC (R = 10 Ω, L = 0.1 H, C = 1 mF): admittance I/V and "
+             "capacitor voltage v_C/V")
+axes[2].set_ylabel("step response (A/V; V/V)")
+names = ["I/V: loop current (A/V)", "v_C/V = ∂H/∂q / V: capacitor voltage (V/V)"]
+for ax in axes:  # name the outputs by what they are, not by their PHS names
+    for line, name in zip(ax.get_lines(), names, strict=False):
+        line.set_label(name)
+    ax.legend(fontsize=8)
 out = sys.argv[1] if len(sys.argv) > 1 else "analysis_rlc_bode.png"
 fig.savefig(out, dpi=100)
 print("wrote", out)

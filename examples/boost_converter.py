@@ -47,26 +47,36 @@ def run(t_end: float = 0.03, steps_per_period: int = 20) -> tuple:
     return switched, averaged
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default="boost_converter.png")
-    args = ap.parse_args()
+def figure(sw, av):
+    """Output voltage and inductor current of both runs, and the switched run's power
+    residual per step."""
     from matplotlib.figure import Figure
 
-    sw, av = run()
-    fig = Figure(figsize=(8, 6), layout="constrained")
+    fig = Figure(figsize=(8, 6.5), layout="constrained")
     ax1, ax2, ax3 = fig.subplots(3, 1, sharex=True)
     for res, label in ((sw, "switched (PWM)"), (av, "averaged (S = D)")):
         ax1.plot(1e3 * res.t, res["q"] / C, label=label)
         ax2.plot(1e3 * res.t, res["phi"] / L, label=label)
     ax1.axhline(E / (1 - DUTY), color="k", ls=":", label="E/(1 − D)")
-    ax1.set_ylabel("output voltage (V)")
-    ax2.set_ylabel("inductor current (A)")
-    ax3.semilogy(1e3 * sw.t[1:], np.maximum(np.abs(sw.power_residual[1:]), 1e-20))
+    ax1.set_ylabel("output voltage v_C (V)")
+    ax2.set_ylabel("inductor current i_L (A)")
+    ax3.semilogy(1e3 * sw.t[1:], np.maximum(np.abs(sw.power_residual[1:]), 1e-20),
+                 label="switched: |ΔH − ∫(uᵀy − d) dt| per step")
     ax3.set_ylabel("|power residual| (J)")
-    ax3.set_xlabel("t (ms)")
-    ax1.legend()
-    fig.savefig(args.out, dpi=100)
+    ax3.set_xlabel("time (ms)")
+    for ax in (ax1, ax2, ax3):
+        ax.legend(fontsize="small", loc="lower right")
+    fig.suptitle(f"boost converter, E = {E:g} V, D = {DUTY:g}, {1e-3 / PERIOD:g} kHz PWM: "
+                 "switched vs averaged")
+    return fig
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="boost_converter.png")
+    args = ap.parse_args()
+    sw, av = run()
+    figure(sw, av).savefig(args.out, dpi=100)
     print(f"switched: {sw.nsteps} steps, V(end) = {sw['q'][-1] / C:.4f} V, max |power "
           f"residual| = {np.max(np.abs(sw.power_residual)):.2e} J")
     print(f"averaged: V(end) = {av['q'][-1] / C:.4f} V (E/(1 − D) = {E / (1 - DUTY):g} V); "
