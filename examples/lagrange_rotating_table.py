@@ -56,12 +56,14 @@ def main() -> None:
           f"energy drift {np.abs(res.energy - res.energy[0]).max() / res.energy[0]:.2e}")
     fig = Figure(figsize=(5, 5), layout="constrained")
     ax = fig.subplots()
-    ax.plot(res["x"], res["y"])
-    ax.plot([0], [0], "k+")
+    ax.plot(res["x"], res["y"], label="ball centre, one orbit (7π/Ω)")
+    ax.plot([0.3], [0.0], "o", color="tab:blue", label="start")
+    ax.plot([0], [0], "k+", ms=10, label="table axis")
     ax.set_aspect("equal")
     ax.set_xlabel("x (m)")
     ax.set_ylabel("y (m)")
-    ax.set_title("ball centre on the rotating table")
+    ax.legend(fontsize="small", loc="center")  # inside the orbit, clear of it
+    ax.set_title(f"ball rolling on a table turning at Ω = {om:g} rad/s")
     fig.savefig(args.out, dpi=100)
     print(f"plot written to {args.out}")
 
