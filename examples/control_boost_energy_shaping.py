@@ -45,7 +45,7 @@ def main() -> None:
     print(f"steady duty 1 − μ* = {1 - design.law_numeric(x_star)[0]:.6f} "
           f"(textbook 1 − E/v* = {1 - E / V_STAR:.6f})")
     fig = Figure(figsize=(9, 6), layout="constrained")
-    axes = fig.subplots(2, 2).ravel()
+    axes = fig.subplots(2, 2, sharex=True).ravel()
     for f1, f2 in ((0.9, 0.95), (1.1, 1.05), (0.95, 1.1), (1.2, 0.9)):
         x0 = [f1 * x_star[0], f2 * x_star[1]]
         res = simulate(plant, (0.0, 0.02), x0, u=design.feedback(), method="RK45", dt=2e-5,
@@ -57,11 +57,14 @@ def main() -> None:
         axes[3].semilogy(1e3 * res.t, np.maximum(Hd - design.Hd_numeric(x_star), 1e-18))
         print(f"x0 = ({f1}, {f2})·x*: v(20 ms) = {res['x2'][-1] / C:.9f} V, "
               f"duty in [{1 - res['mu'].max():.3f}, {1 - res['mu'].min():.3f}]")
-    for ax, title in zip(axes, ["output voltage v (V)", "inductor current i (A)",
-                                "duty 1 − μ", "Hd − Hd(x*) (J)"], strict=True):
-        ax.set_title(title)
-        ax.set_xlabel("t (ms)")
-    axes[0].legend(fontsize=7)
+    for ax, label in zip(axes, ["output voltage v (V)", "inductor current i (A)",
+                                "duty ratio 1 − μ (1)", "Hd − Hd(x*) (J)"], strict=True):
+        ax.set_ylabel(label)
+    for ax in axes[2:]:
+        ax.set_xlabel("time (ms)")
+    axes[0].legend(fontsize=7, title="initial state (φ, q)", title_fontsize=7)
+    fig.suptitle(f"averaged boost converter under energy shaping: E = {E:g} V to "
+                 f"v* = {V_STAR:g} V")
     fig.savefig(args.out, dpi=100)
     print(f"plot written to {args.out}")
 

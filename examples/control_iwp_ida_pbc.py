@@ -45,7 +45,7 @@ def main() -> None:
     design = control.ida_pbc(plant, None, np.diag([0.0, kv]), np.zeros(4), Md=Md, phi=kp)
     print("Hessian eigenvalues of Hd at the upright position:", design.minimum.eigenvalues)
     fig = Figure(figsize=(9, 6), layout="constrained")
-    axes = fig.subplots(2, 2).ravel()
+    axes = fig.subplots(2, 2, sharex=True).ravel()
     for x0 in ([0.3, 0.0, 0.0, 0.0], [-0.5, 1.0, 0.0, 0.0], [0.8, 0.0, 0.05, 0.0]):
         res = simulate(plant, (0.0, 25.0), x0, u=design.feedback(), method="RK45", dt=0.02,
                        rtol=1e-10, atol=1e-12)
@@ -57,11 +57,14 @@ def main() -> None:
         axes[3].semilogy(res.t, np.maximum(Hd - Hd[-1] + 1e-16, 1e-16))
         print(f"x0 = {x0}: |x(25 s)| = {np.abs(res.x[-1]).max():.2e}, Hd non-increasing: "
               f"{bool(np.all(np.diff(Hd) <= 1e-9))}")
-    for ax, title in zip(axes, ["pendulum angle q1 (rad)", "wheel angle q2 (rad)",
-                                "torque τ (N·m)", "Hd − Hd(25 s) (J)"], strict=True):
-        ax.set_title(title)
-        ax.set_xlabel("t (s)")
-    axes[0].legend(fontsize=7)
+    for ax, label in zip(axes, ["pendulum angle q1 (rad)", "wheel angle q2 (rad)",
+                                "motor torque τ (N·m)", "Hd − Hd(25 s) (J)"], strict=True):
+        ax.set_ylabel(label)
+    for ax in axes[2:]:
+        ax.set_xlabel("time (s)")
+    axes[0].legend(fontsize=7, title="initial state (q1, q2, p1, p2)", title_fontsize=7)
+    fig.suptitle("inertia-wheel pendulum under IDA-PBC: brought upright from three "
+                 "initial states")
     fig.savefig(args.out, dpi=100)
     print(f"plot written to {args.out}")
 

@@ -47,26 +47,32 @@ def main() -> None:
     print("Hessian eigenvalues of Hd at x*:", design.minimum.eigenvalues)
 
     fig = Figure(figsize=(9, 7), layout="constrained")
-    axes = fig.subplots(3, 2).ravel()
+    axes = fig.subplots(3, 2, sharex=True).ravel()
     for x0 in ([4.0, 0.1, 0.0], [5.0, 0.45, 0.3], [3.5, 0.2, -0.4]):
         res = simulate(plant, (0.0, 30.0), x0, u=design.feedback(), method="RK45", dt=0.01,
                        rtol=1e-10, atol=1e-12)
         u = np.array([design.law_numeric(x)[0] for x in res.x])
         Hd = np.array([design.Hd_numeric(x) for x in res.x])
         label = f"x0 = {x0}"
-        for ax, y in zip(axes[:3], res.x.T, strict=True):
+        # what a person reads: the coil current (the output i = ∂H/∂x1), the ball
+        # position, its velocity (∂H/∂x3 = x3/m)
+        for ax, y in zip(axes[:3], (res["i"], res["x2"], res["dH/dx3"]), strict=True):
             ax.plot(res.t, y, label=label)
         axes[3].plot(res.t, u)
         axes[4].semilogy(res.t, np.maximum(Hd - design.Hd_numeric(x_star), 1e-16))
         axes[5].semilogy(res.t, np.maximum(np.abs(res.x - x_star).max(axis=1), 1e-16))
         print(f"{label}: |x(30 s) − x*| = {np.abs(res.x[-1] - x_star).max():.2e}, "
               f"Hd non-increasing: {bool(np.all(np.diff(Hd) <= 1e-9 * abs(Hd[0])))}")
-    titles = ["flux x1 (Wb)", "position x2 (m)", "momentum x3 (kg·m/s)", "voltage u (V)",
-              "Hd(x) − Hd(x*) (J)", "max |x − x*|"]
-    for ax, title in zip(axes, titles, strict=True):
-        ax.set_title(title)
-        ax.set_xlabel("t (s)")
-    axes[0].legend(fontsize=7)
+    labels = ["coil current i (A)", "ball position x2 (m)", "ball velocity (m/s)",
+              "control voltage u (V)", "Hd(x) − Hd(x*) (J)",
+              "max |x − x*| (Wb, m, kg·m/s)"]
+    for ax, label in zip(axes, labels, strict=True):
+        ax.set_ylabel(label)
+    for ax in axes[-2:]:
+        ax.set_xlabel("time (s)")
+    axes[0].legend(fontsize=7, title="initial state (x1, x2, x3)", title_fontsize=7)
+    fig.suptitle("magnetic levitation under IDA-PBC: from three initial states to "
+                 "x* (x2* = 0.3 m)")
     fig.savefig(args.out, dpi=100)
     print(f"plot written to {args.out}")
 
