@@ -69,12 +69,12 @@ def main() -> None:
     if importlib.util.find_spec("sksundae") is not None:
         runs["ida"] = mech.simulate(a.t_end, dt=a.dt, q0=q0, v0=v0, method="ida",
                                     rtol=1e-11, atol=1e-11)
-    fig = Figure(figsize=(10, 4))
+    fig = Figure(figsize=(10, 4.2), layout="constrained")
     ax1, ax2 = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
     for name, res in runs.items():
         ref = solve_ivp(lagrangian_rhs(), (0, a.t_end), [1.0, -0.5, 0.0, 2.0], t_eval=res.t,
                         method="DOP853", rtol=1e-12, atol=1e-12).y[:2].T
-        q = np.c_[res.joint("shoulder")[:, 0], res.joint("elbow")[:, 0]]
+        q = np.c_[res["shoulder.q"], res["elbow.q"]]  # the joint angles (rad)
         err = np.abs(q - ref).max(axis=1)
         print(f"{name}: max |q − q_Lagrange| = {err.max():.2e} rad, "
               f"max |H − H0| = {np.abs(res.H - res.H[0]).max():.2e} J, "
@@ -85,13 +85,15 @@ def main() -> None:
             ax2.plot(res.t, q[:, 1], label="elbow (pH-DAE)")
             ax2.plot(res.t[::50], ref[::50, 0], "k.", label="Lagrange (DOP853)")
             ax2.plot(res.t[::50], ref[::50, 1], "k.")
-    ax1.set_xlabel("t (s)")
-    ax1.set_title("|joint angles − Lagrangian reference| (rad)")
+    ax1.set_xlabel("time (s)")
+    ax1.set_ylabel("max |q − q_Lagrange| (rad)")
+    ax1.set_title("error of the joint angles")
     ax1.legend()
-    ax2.set_xlabel("t (s)")
-    ax2.set_ylabel("rad")
-    ax2.legend()
-    fig.tight_layout()
+    ax2.set_xlabel("time (s)")
+    ax2.set_ylabel("joint angle (rad)")
+    ax2.set_title("joint angles")
+    ax2.legend(fontsize="small", loc="lower right")
+    fig.suptitle("double pendulum as a pH-DAE vs the Lagrangian equations")
     fig.savefig(a.out, dpi=100)
     print(f"wrote {a.out}")
 

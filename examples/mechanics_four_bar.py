@@ -17,6 +17,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from porthamiltonian.mechanics import Mechanism
+from porthamiltonian.quantities import pretty_unit
 
 GROUND, CRANK, COUPLER, ROCKER = 1.0, 0.3, 1.0, 0.8  # m; s + l = 1.3 ≤ p + q = 1.8
 
@@ -57,32 +58,39 @@ def main() -> None:
     print(f"max position-constraint residual {resid.max():.2e}, "
           f"max |H − H0|/H0 {np.abs(res.H - res.H[0]).max() / res.H[0]:.2e}")
 
-    fig = Figure(figsize=(10, 7))
+    fig = Figure(figsize=(10, 7.5), layout="constrained")
     ax = fig.add_subplot(2, 2, 1)
-    for k in np.linspace(0, len(res.t) - 1, 12).astype(int):
+    shots = np.linspace(0, len(res.t) - 1, 12).astype(int)
+    for n, k in enumerate(shots):  # one colour, later poses darker
         pts = [np.zeros(3), res.pose("coupler")[k][:3, 3],       # O, A (crank tip)
                res.pose("rocker")[k] @ [ROCKER, 0, 0, 1], [GROUND, 0, 0, 1]]  # B, D
         xy = np.array([p[:2] for p in pts])
-        ax.plot(xy[:, 0], xy[:, 1], "o-", alpha=0.5)
+        ax.plot(xy[:, 0], xy[:, 1], "o-", color="C0", ms=3, alpha=0.2 + 0.8 * n / len(shots))
+    ax.plot([0, GROUND], [0, 0], "ks", label="ground pivots O, D")
     ax.set_aspect("equal")
-    ax.set_title("four-bar snapshots (m)")
+    ax.set(xlabel="x (m)", ylabel="y (m)",
+           title=f"poses O–A–B–D, t = 0 … {a.t_end:g} s (later darker)")
+    ax.legend(fontsize="small", loc="lower left")
     ax = fig.add_subplot(2, 2, 2)
-    ax.plot(res.t, crank, label="crank O")
-    ax.plot(res.t, rocker, label="rocker D")
-    for v in (rocker_extreme(COUPLER + CRANK), rocker_extreme(COUPLER - CRANK)):
-        ax.axhline(v, ls=":", c="k")
-    ax.set_xlabel("t (s)")
-    ax.set_ylabel("joint angle (rad)")
-    ax.legend()
+    ax.plot(res.t, res["O.q"], label="crank O")  # the joint angles by name (rad)
+    ax.plot(res.t, res["D.q"], label="rocker D")
+    for n, v in enumerate((rocker_extreme(COUPLER + CRANK), rocker_extreme(COUPLER - CRANK))):
+        ax.axhline(v, ls=":", c="k", label="rocker extremes (closed form)" if n == 0 else None)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"joint angle ({pretty_unit(res.unit('O.q'))})")
+    ax.set_title("joint angles")
+    ax.legend(fontsize="small")
     ax = fig.add_subplot(2, 2, 3)
     ax.semilogy(res.t, np.maximum(resid, 1e-18))
-    ax.set_xlabel("t (s)")
-    ax.set_title("max |g(q)| over all joints, |RRᵀ − I|")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("max |g(q)|, |RRᵀ − I| (m or 1)")
+    ax.set_title("largest joint-constraint residual")
     ax = fig.add_subplot(2, 2, 4)
     ax.plot(res.t, (res.H - res.H[0]) / res.H[0])
-    ax.set_xlabel("t (s)")
-    ax.set_title("(H − H0)/H0")
-    fig.tight_layout()
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("(H − H0)/H0 (1)")
+    ax.set_title("relative energy error")
+    fig.suptitle("Grashof crank-rocker four-bar, free motion (implicit midpoint)")
     fig.savefig(a.out, dpi=100)
     print(f"wrote {a.out}")
 

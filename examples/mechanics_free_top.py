@@ -44,16 +44,16 @@ def main() -> None:
           f"max |RRᵀ − I| = {np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)).max():.2e}")
     print(f"max |ω − ω_Euler| over the first 4 s = "
           f"{np.abs(w - ref)[res.t <= 4.0].max():.2e} rad/s")
-    fig = Figure(figsize=(8, 4))
+    fig = Figure(figsize=(9, 4), layout="constrained")
     ax = fig.add_subplot(1, 1, 1)
     for i in range(3):
         ax.plot(res.t, w[:, i], label=f"ω{i + 1} (pH, midpoint)")
     ax.plot(res.t, ref[:, 1], "k:", label="ω2 (Euler, DOP853)")
     ax.set_xlim(0, min(t_end, 20.0))
-    ax.set_xlabel("t (s)")
+    ax.set_xlabel("time (s)")
     ax.set_ylabel("body angular velocity (rad/s)")
-    ax.legend()
-    fig.tight_layout()
+    ax.set_title("torque-free asymmetric top: flips about the intermediate axis")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     fig.savefig(a.out, dpi=100)
     print(f"wrote {a.out}")
 

@@ -18,6 +18,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from porthamiltonian.mechanics import Mechanism
+from porthamiltonian.quantities import pretty_unit
 
 G = 9.81
 SET = {"waist": 0.8, "shoulder": -0.6, "elbow": 1.2}  # rad
@@ -69,19 +70,22 @@ def main() -> None:
     s = np.array([res.raw[f"{j}.s[0]"][-1] for j in SET])  # spring states (= q to O(h²))
     print("static balance ∂V/∂q + k(s − q_set) (N·m):",
           np.round(grad + k * (s - np.array(list(SET.values()))), 6))
-    fig = Figure(figsize=(10, 4))
+    fig = Figure(figsize=(10, 4.3), layout="constrained")
     ax = fig.add_subplot(1, 2, 1)
-    for j, v in q.items():
-        ax.plot(res.t, v, label=j)
-        ax.axhline(SET[j], ls=":", c="k")
-    ax.set_xlabel("t (s)")
-    ax.set_ylabel("joint angle (rad)")
+    for j in SET:  # the joint angles by name, with their unit
+        line = ax.plot(res.t, res[f"{j}.q"], label=j)[0]
+        ax.axhline(SET[j], ls=":", color=line.get_color())
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"joint angle ({pretty_unit(res.unit('waist.q'))})")
+    ax.set_title("joint angles (dotted: set points; gravity offsets)")
     ax.legend()
     ax = fig.add_subplot(1, 2, 2)
-    ax.plot(res.t, res.H)
-    ax.set_xlabel("t (s)")
-    ax.set_ylabel("H (J)")
-    fig.tight_layout()
+    ax.plot(res.t, res.H, label="H: kinetic + gravity + PD springs")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("stored energy H (J)")
+    ax.set_title("energy")
+    ax.legend()
+    fig.suptitle("spatial three-link arm under PD control with gravity")
     fig.savefig(a.out, dpi=100)
     print(f"wrote {a.out}")
 
