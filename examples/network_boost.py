@@ -12,9 +12,11 @@ structure.  The capacitor voltages are overlaid; both settle at E/(1 − D).
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
+import sys
+
 import numpy as np
 import sympy as sp
+from matplotlib.figure import Figure
 
 from porthamiltonian import simulate
 from porthamiltonian.library import electrical as E
@@ -36,7 +38,8 @@ def boost_network() -> Network:
     return net
 
 
-def main() -> None:
+def main(out: str | None = None) -> Figure:
+    """Run, print, and draw the figure (saved to ``out`` if given); returns it."""
     switched = E.BoostConverter(L=L, C=C, R=R).system()
     from_network = boost_network().system()
     S = sp.Symbol("S", positive=True)
@@ -50,6 +53,9 @@ def main() -> None:
     av = simulate(averaged, (0, t_end), u=VIN, method="midpoint", dt=PERIOD / 20)
     net_run = simulate(from_network, (0, t_end), u=VIN, modulation={"S": pwm(PERIOD, D)},
                        method="midpoint", dt=PERIOD / 20)
+    # the capacitor (output) voltage q_C/C, from the charge: the PWM run's named
+    # co-energies are not evaluated under a modulation (S has no value there), and the
+    # averaged system's .subs().numeric() copy has lost the units
     vc_sw, vc_av = sw["q_C"] / C, av["q_C"] / C
     assert np.allclose(net_run["C.q"] / C, vc_sw, rtol=1e-9, atol=1e-9)
     last = sw.t > t_end - 2 * PERIOD
@@ -58,17 +64,19 @@ def main() -> None:
           f"E/(1 − D) = {VIN / (1 - D):.4f} V")
     print(f"switched run: max |power residual| = {np.max(np.abs(sw.power_residual)):.2e} J "
           f"over {len(sw.t) - 1} steps across {int(t_end / PERIOD) * 2} switching instants")
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(sw.t * 1e3, vc_sw, lw=0.6, label="switched (PWM 20 kHz, D = 0.4)")
+    fig = Figure(figsize=(7, 4), layout="constrained")
+    ax = fig.subplots()
+    ax.plot(sw.t * 1e3, vc_sw, lw=0.6, label=f"switched (PWM {1e-3 / PERIOD:g} kHz, D = {D:g})")
     ax.plot(av.t * 1e3, vc_av, lw=1.5, label="averaged (S → D)")
     ax.axhline(VIN / (1 - D), ls="--", c="k", lw=0.8, label="E/(1 − D)")
-    ax.set_xlabel("t [ms]")
-    ax.set_ylabel("output voltage [V]")
+    ax.set_xlabel("time (ms)")
+    ax.set_ylabel("output voltage v_C (V)")
     ax.legend()
-    ax.set_title("Boost converter (Duindam et al. 2009, §3.1)")
-    fig.tight_layout()
-    fig.savefig("network_boost.png", dpi=120)
+    ax.set_title(f"boost converter, E = {VIN:g} V (Duindam et al. 2009, §3.1)")
+    if out is not None:
+        fig.savefig(out, dpi=120)
+    return fig
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else "network_boost.png")

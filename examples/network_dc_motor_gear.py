@@ -17,14 +17,17 @@ and the speeds of the rotors merged away, ``res["motor.w"]`` and ``res["mid.w"]`
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
+import sys
+
 import numpy as np
+from matplotlib.figure import Figure
 
 from porthamiltonian import simulate
 from porthamiltonian.library import electrical as E
 from porthamiltonian.library import electromechanical as EM
 from porthamiltonian.library import mechanical as M
 from porthamiltonian.network import Network
+from porthamiltonian.quantities import pretty_unit
 
 R, L, k, Jm, bm = 1.0, 1e-3, 0.05, 1e-4, 1e-5  # motor (Ω, H, N·m/A, kg·m², N·m·s)
 n1, n2, Jmid = 4.0, 2.5, 5e-4  # gear train
@@ -49,7 +52,8 @@ def drive() -> Network:
     return net
 
 
-def main() -> None:
+def main(out: str | None = None) -> Figure:
+    """Run, print, and draw the figure (saved to ``out`` if given); returns it."""
     net = drive()
     desc = net.system(symbolic=False, reduce=False)
     print(f"descriptor system: {len(desc.states)} states, {desc.n_constraints} constraints")
@@ -71,18 +75,22 @@ def main() -> None:
           f"{w_ss:.6f} rad/s; merged away: motor {res['motor.w'][-1]:.4f} rad/s "
           f"(n ω = {n * omega[-1]:.4f}), intermediate shaft {res['mid.w'][-1]:.4f} rad/s")
     print(f"max |power residual| = {np.max(np.abs(res.power_residual)):.2e} J")
-    fig, ax = plt.subplots(2, 1, sharex=True, figsize=(6, 5))
-    ax[0].plot(res.t, omega)
+    fig = Figure(figsize=(7, 5), layout="constrained")
+    ax = fig.subplots(2, 1, sharex=True)
+    ax[0].plot(res.t, omega, label="load.w")
+    ax[0].plot(res.t, res["motor.w"] / n, ":", label="motor.w / (n1 n2)")
     ax[0].axhline(w_ss, ls="--", c="k", lw=0.8, label="closed-form steady state")
-    ax[0].set_ylabel(f"load speed [{res.unit('load.w')}]")
+    ax[0].set_ylabel(f"load speed ({pretty_unit(res.unit('load.w'))})")
     ax[0].legend()
-    ax[1].plot(res.t, current)
-    ax[1].set_ylabel(f"motor current [{res.unit('motor.i')}]")
-    ax[1].set_xlabel("t [s]")
-    fig.suptitle("DC motor on a two-stage gear train (network, reduced PHS)")
-    fig.tight_layout()
-    fig.savefig("network_dc_motor_gear.png", dpi=120)
+    ax[1].plot(res.t, current, label="motor.i")
+    ax[1].set_ylabel(f"motor current ({pretty_unit(res.unit('motor.i'))})")
+    ax[1].set_xlabel("time (s)")
+    ax[1].legend()
+    fig.suptitle(f"DC motor on a two-stage gear train, {V:g} V step (network, reduced PHS)")
+    if out is not None:
+        fig.savefig(out, dpi=120)
+    return fig
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else "network_dc_motor_gear.png")
