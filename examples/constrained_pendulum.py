@@ -67,12 +67,14 @@ def main() -> None:
               f"max ||q|² − ℓ²| = {np.max(np.abs(res['qx']**2 + res['qy']**2 - L**2)):.2e}, "
               f"max constraint residual = {res.constraint_residual.max():.2e}, "
               f"max rod tension = {np.max(-res['rod'] * L):.4f} N")
-    ax[0].set_ylabel("θ (rad)")
-    ax[1].set_ylabel("energy error")
-    ax[2].set_ylabel("position constraint")
-    ax[2].set_xlabel("t (s)")
-    for a in ax:
-        a.legend(fontsize=8)
+    ax[0].set_ylabel("angle θ (rad)")
+    ax[1].set_ylabel("relative energy error (1)")
+    ax[2].set_ylabel("||q|² − ℓ²| (m²)")
+    ax[2].set_xlabel("time (s)")
+    ax[0].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    for a in ax[1:]:
+        a.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle(f"pendulum in Cartesian coordinates as a pH-DAE, θ0 = {th0:g} rad")
     fig.savefig(args.out, dpi=100)
     # energy conservation gives the tension at the bottom: T = m g (3 − 2 cos θ0)
     print(f"closed form: max rod tension m g (3 − 2 cos θ0) = {M * G * (3 - 2 * np.cos(th0)):.4f}"

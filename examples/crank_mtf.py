@@ -18,4 +18,7 @@ res = run(model, system)
 r = value(model, "r")
 drift = res["ks"] - r * np.sin(res["Th"])
 print(f"x_s − r sin θ stays {drift[0]:.6f} m: max deviation {np.ptp(drift):.2e} m")
-res.plot(sys.argv[1] if len(sys.argv) > 1 else "crank_mtf.png")
+# the crank angle and the slider position (states, rad and m), the crank speed and the
+# spring force (co-energies), the driving torque
+res.plot(sys.argv[1] if len(sys.argv) > 1 else "crank_mtf.png",
+         vars=["Th", "ks", "Jc.w", "ks.F", "tau"])

@@ -51,15 +51,17 @@ def main() -> None:
     ax[0].plot(t, v, "k", lw=3, alpha=0.3, label="merged capacitor (closed form)")
     ax[0].plot(t, res["q1"] / C1, "--", label="v1")
     ax[0].plot(t, res["q2"] / C2, ":", label="v2")
-    ax[0].set_ylabel("V")
+    ax[0].set_ylabel("capacitor voltage (V)")
     ax[1].plot(tm, link, "k", lw=3, alpha=0.3, label="C1 v' − I (closed form)")
     ax[1].plot(t[1:], res["link"][1:], "--", label="λ (link current)")
-    ax[1].set_ylabel("A")
+    ax[1].set_ylabel("link current (A)")
     ax[2].plot(t, res.power_residual, label="ΔH − ∫(u y − d) dt per step")
-    ax[2].set_ylabel("J")
-    ax[2].set_xlabel("t (s)")
+    ax[2].set_ylabel("power residual (J)")
+    ax[2].set_xlabel("time (s)")
     for a in ax:
         a.legend(fontsize=8)
+    fig.suptitle("C1 ∥ C2 kept equal by a constraint (pH-DAE), fed by a current source "
+                 "through R")
     fig.savefig(args.out, dpi=100)
     print(f"plot written to {args.out}")
 

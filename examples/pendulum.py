@@ -40,8 +40,9 @@ def main() -> None:
         err = np.abs(res.H - res.H[0]) / res.H[0]
         ax.semilogy(res.t, np.maximum(err, 1e-17), label=m)
         print(f"{m:18s} {res.nsteps} steps: max relative energy error {err.max():.2e}")
-    ax.set_xlabel("t (s)")
-    ax.set_ylabel("|H − H0| / H0")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("|H − H0| / H0 (1)")
+    ax.set_title(f"pendulum from q0 = {q0:g} rad, dt = {args.dt:g} s: relative energy error")
     ax.legend()
     fig.savefig(args.out, dpi=100)
     exact = 4.0 * ellipk(np.sin(q0 / 2.0) ** 2)

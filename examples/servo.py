@@ -22,12 +22,14 @@ for order in (1, 3, 5):
     theta = res["kr"]
     print(f"order {system.n_states}: final load angle {theta[-1]:.4f} rad "
           f"(at rest K V/(R_a k_r) = {K / (R * k):.4f} rad)\n")
-    ax.plot(res.t, theta, label=f"order {system.n_states}")
+    ax.plot(res.t, theta, "--" if order == 5 else "-", label=f"order {system.n_states}")
     if order == 5:  # the shaft torsion: motor and load angles differ by the twist
-        ax2.plot(res.t, 1e3 * res["ks"], color="tab:green")
+        ax2.plot(res.t, 1e3 * res["ks"], color="tab:green", label="order 5: ks (shaft)")
 ax.set_ylabel("load angle θ (rad)")
-ax.set_title("servo: 1 V step")
+ax.set_title("load angle (orders 3 and 5 nearly coincide)")
 ax.legend()
 ax2.set_ylabel("shaft twist θ_m − θ_l (mrad)")
-ax2.set_xlabel("t (s)")
+ax2.set_xlabel("time (s)")
+ax2.legend()
+fig.suptitle("servo models of order 1, 3 and 5: 1 V step")
 fig.savefig(sys.argv[1] if len(sys.argv) > 1 else "servo.png", dpi=100)
