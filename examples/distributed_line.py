@@ -54,22 +54,25 @@ def main() -> None:
     print(f"pulse peak at s = L/2: {t_peak * 1e9:.2f} ns (expected t0 + τ/2 = "
           f"{(t0 + TAU / 2) * 1e9:.2f} ns); its height {v_mid.max():.3f} V (source: 10 V)")
 
-    fig = Figure(figsize=(8, 6))
+    fig = Figure(figsize=(8, 6), layout="constrained")
     ax1, ax2 = fig.subplots(2, 1, sharex=True)
     ns = res.t * 1e9
-    ax1.plot(ns, res.H, label="stored H(t)")
-    ax1.plot(ns, w_in, label="work supplied at the source")
-    ax1.plot(ns, w_load, label="work dissipated in the load")
-    ax1.plot(ns, res.H - res.H[0] - w_in + w_load, "k--", label="H − H(0) − W_in + W_load")
-    ax1.set_ylabel("energy [J]")
+    nj = 1e9  # energies in nJ
+    ax1.plot(ns, nj * res.H, label="stored H(t)")
+    ax1.plot(ns, nj * w_in, label="work supplied at the source")
+    ax1.plot(ns, nj * w_load, label="work dissipated in the load")
+    ax1.plot(ns, nj * (res.H - res.H[0] - w_in + w_load), "k--",
+             label="H − H(0) − W_in + W_load")
+    ax1.set_ylabel("energy (nJ)")
     ax1.legend(fontsize=8)
     ax2.plot(ns, [pulse(t) for t in res.t], label="V at s = 0")
     ax2.plot(ns, v_mid, label="V at s = L/2")
     ax2.plot(ns, line.field("V", res.x, [LENGTH])[:, 0], label="V at s = L (load)")
-    ax2.set_xlabel("t [ns]")
-    ax2.set_ylabel("voltage [V]")
+    ax2.set_xlabel("time (ns)")
+    ax2.set_ylabel("voltage (V)")
     ax2.legend(fontsize=8)
-    fig.tight_layout()
+    fig.suptitle(f"{LENGTH:g} m transmission line, Z0 = {Z0:g} Ω, matched load: a 10 V pulse "
+                 "travels and is absorbed")
     fig.savefig(args.out, dpi=120)
     print(f"wrote {args.out}")
 

@@ -44,7 +44,7 @@ def main() -> None:
     print(f"{sys.n_states} states; largest tip rotation {np.degrees(np.max(tips)):.1f}°; "
           f"relative energy error {drift:.1e} ({res.nsteps} midpoint steps)")
 
-    fig = Figure(figsize=(8, 4))
+    fig = Figure(figsize=(9, 4.3), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
     for k in range(0, res.t.size, res.t.size // 6):
         r1, r2, _ = beam.shape(res.x[k])
@@ -52,14 +52,15 @@ def main() -> None:
         q1, q2, _ = beam.shape(lin.x[k])
         ax1.plot(q1, q2, ":", color=line.get_color())
     ax1.set_aspect("equal")
-    ax1.set_xlabel("x [m]")
-    ax1.set_ylabel("y [m]")
+    ax1.set_xlabel("x (m)")
+    ax1.set_ylabel("y (m)")
     ax1.set_title("nonlinear (solid) and linearized (dotted)", fontsize=9)
     ax1.legend(fontsize=7)
     ax2.semilogy(res.t * 1e3, np.abs(res.H - res.H[0]) / res.H[0] + 1e-18)
-    ax2.set_xlabel("t [ms]")
-    ax2.set_ylabel("|H − H(0)| / H(0)")
-    fig.tight_layout()
+    ax2.set_xlabel("time (ms)")
+    ax2.set_ylabel("|H − H(0)| / H(0) (1)")
+    ax2.set_title("relative energy error (midpoint)", fontsize=9)
+    fig.suptitle("planar cantilever released from a bend: centre line and energy")
     fig.savefig(args.out, dpi=120)
     print(f"wrote {args.out}")
 

@@ -47,21 +47,23 @@ def main() -> None:
     print(f"tip at release {np.round(r[0, -1], 3)} m; lowest tip height "
           f"{np.min(r[:, -1, 2]):.3f} m, highest {np.max(r[:, -1, 2]):.3f} m")
 
-    fig = Figure(figsize=(10, 4))
+    fig = Figure(figsize=(11, 4.8), layout="constrained")
     ax1 = fig.add_subplot(1, 3, (1, 2), projection="3d")
     for k in range(0, res.t.size, res.t.size // 8):
         ax1.plot(r[k, :, 0], r[k, :, 1], r[k, :, 2], label=f"{res.t[k] * 1e3:.0f} ms")
     ax1.plot(r[:, -1, 0], r[:, -1, 1], r[:, -1, 2], "k:", lw=0.8, label="tip path")
     ax1.set_box_aspect(np.ptp(r.reshape(-1, 3), axis=0))  # equal scales on the three axes
-    ax1.set_xlabel("x [m]")
-    ax1.set_ylabel("y [m]")
-    ax1.set_zlabel("z [m]")
-    ax1.legend(fontsize=6, loc="upper left")
+    ax1.set_xlabel("x (m)")
+    ax1.set_ylabel("y (m)")
+    ax1.set_zlabel("z (m)")
+    ax1.legend(fontsize=6, loc="upper left", bbox_to_anchor=(-0.15, 1.0), title="centre line",
+               title_fontsize=6)
     ax2 = fig.add_subplot(1, 3, 3)
     ax2.semilogy(res.t * 1e3, np.abs(res.H - res.H[0]) / res.H[0] + 1e-18)
-    ax2.set_xlabel("t [ms]")
-    ax2.set_ylabel("|H − H(0)| / H(0)")
-    fig.tight_layout()
+    ax2.set_xlabel("time (ms)")
+    ax2.set_ylabel("|H − H(0)| / H(0) (1)")
+    ax2.set_title("relative energy error (midpoint)", fontsize=9)
+    fig.suptitle("3-D cantilever released from an out-of-plane bend with twist")
     fig.savefig(args.out, dpi=120)
     print(f"wrote {args.out}")
 
