@@ -38,8 +38,8 @@ print("passivity:", an.passivity(rlc).reason)
 fig, axes = plt.subplots(3, 1, figsize=(7, 9), layout="constrained")
 an.bode(rlc, outputs=["I", "dH/dq"], ax=axes[:2])
 an.step_response(rlc, outputs=["I", "dH/dq"]).plot(ax=axes[2])
-fig.suptitle("series RLC (R = 10 Ω, L = 0.1 H, C = 1 mF): admittance I/V and "
-             "capacitor voltage v_C/V")
+fig.suptitle("series RLC (R = 10 Ω, L = 0.1 H, C = 1 mF):\n"
+             "admittance I/V and capacitor voltage v_C/V")
 axes[2].set_ylabel("step response (A/V; V/V)")
 names = ["I/V: loop current (A/V)", "v_C/V = ∂H/∂q / V: capacitor voltage (V/V)"]
 for ax in axes:  # name the outputs by what they are, not by their PHS names
