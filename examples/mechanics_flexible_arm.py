@@ -28,7 +28,8 @@ from matplotlib.figure import Figure
 
 from porthamiltonian import distributed as D
 from porthamiltonian.mechanics import Mechanism
-from porthamiltonian.mechanics.animation import plot_joints, plot_snapshots
+from porthamiltonian.mechanics.animation import skeleton
+from porthamiltonian.quantities import pretty_unit
 
 SET = {"shoulder": 0.9, "elbow": -1.2}        # rad
 L1, L2, OFFSET = 1.0, 0.8, 0.05               # link lengths, beam root offset on hubs (m)
@@ -97,17 +98,36 @@ def main() -> None:
         print(f"{lk}: largest tip deflection {np.abs(d).max() * 1e3:.2f} mm, "
               f"in the last second {np.abs(d[late]).max() * 1e3:.3f} mm")
 
-    fig = Figure(figsize=(14, 4.5))
-    ax = fig.add_subplot(1, 3, 1, projection="3d")
-    plot_snapshots(mech, res, [0.0, 0.3, 0.6, 1.0, 1.5, a.t_end], ax=ax, elev=90, azim=-90)
-    plot_joints(res, list(SET), SET, ax=fig.add_subplot(1, 3, 2))
+    fig = Figure(figsize=(15, 5), layout="constrained")
+    ax = fig.add_subplot(1, 3, 1)  # the arm moves in the plane z = 0: drawn in 2-D
+    shots = [0.0, 0.3, 0.6, 1.0, 1.5, a.t_end]
+    segs = skeleton(mech, res)  # (times, segments, 2 ends, xyz) in m
+    for n, t_k in enumerate(shots):
+        k = int(np.argmin(np.abs(res.t - t_k)))
+        for end0, end1 in segs[k]:
+            ax.plot([end0[0], end1[0]], [end0[1], end1[1]], color="C2", lw=2,
+                    alpha=0.25 + 0.75 * (n + 1) / len(shots))
+    ax.plot([0.0], [0.0], "ks", label="shoulder axis")
+    ax.set_aspect("equal")
+    ax.set(xlabel="x (m)", ylabel="y (m)",
+           title=f"poses at t = {', '.join(f'{t:g}' for t in shots)} s\n(later darker)")
+    ax.legend(fontsize="small", loc="lower right")
+    ax = fig.add_subplot(1, 3, 2)
+    for j, target in SET.items():  # the joint angles by name, with their unit
+        line = ax.plot(res.t, res[f"{j}.q"], label=j)[0]
+        ax.axhline(target, ls=":", lw=0.8, color=line.get_color(), label=f"{j} set point")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"joint angle ({pretty_unit(res.unit(next(iter(SET)) + '.q'))})")
+    ax.set_title("PD-controlled joints")
+    ax.legend(fontsize="small")
     ax = fig.add_subplot(1, 3, 3)
     for lk, d in defl.items():
         ax.plot(res.t, 1e3 * d, label=lk)
-    ax.set_xlabel("t (s)")
-    ax.set_ylabel("tip deflection (mm)")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("tip deflection in the plane (mm)")
+    ax.set_title("flexible links")
     ax.legend()
-    fig.tight_layout()
+    fig.suptitle("two-link flexible arm in the horizontal plane, PD to the set points")
     fig.savefig(a.out, dpi=110)
     print("wrote", a.out)
 

@@ -55,7 +55,8 @@ from matplotlib.figure import Figure
 
 from porthamiltonian import distributed as D
 from porthamiltonian.mechanics import Mechanism
-from porthamiltonian.mechanics.animation import animate, plot_joints, plot_snapshots
+from porthamiltonian.mechanics.animation import animate, plot_snapshots
+from porthamiltonian.quantities import pretty_unit
 
 H0 = 0.4                 # shoulder height above the base (m)
 L1, L2 = 0.8, 0.7        # upper arm, forearm (beam lengths, m)
@@ -237,17 +238,29 @@ def main() -> None:
         print(f"{lk}: largest tip deflection {np.abs(d).max() * 1e3:.2f} mm, "
               f"in the last second {np.abs(d[late]).max() * 1e3:.3f} mm")
 
-    fig = Figure(figsize=(15, 4.5))
+    fig = Figure(figsize=(16, 5.2), layout="constrained")
     ax = fig.add_subplot(1, 3, 1, projection="3d")
-    plot_snapshots(mech, res, [0.0, 0.25, 0.5, 1.0, a.t_end], ax=ax, elev=20, azim=-60)
-    plot_joints(res, list(SET), SET, ax=fig.add_subplot(1, 3, 2))
+    shots = [0.0, 0.25, 0.5, 1.0, a.t_end]
+    plot_snapshots(mech, res, shots, ax=ax, elev=20, azim=-60)
+    ax.set(xlabel="x (m)", ylabel="y (m)", zlabel="z (m)",
+           title=f"poses at t = {', '.join(f'{t:g}' for t in shots)} s (later darker)")
+    ax = fig.add_subplot(1, 3, 2)
+    for j, target in SET.items():  # the joint angles by name, with their unit
+        line = ax.plot(res.t, res[f"{j}.q"], label=j)[0]
+        ax.axhline(target, ls=":", lw=0.8, color=line.get_color())
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"joint angle ({pretty_unit(res.unit(next(iter(SET)) + '.q'))})")
+    ax.set_title("PD-controlled joints (dotted: set points)")
+    ax.legend(fontsize="small")
     ax = fig.add_subplot(1, 3, 3)
     for lk, d in defl.items():
         ax.plot(res.t, 1e3 * d, label=lk)
-    ax.set_xlabel("t (s)")
+    ax.set_xlabel("time (s)")
     ax.set_ylabel("tip deflection in the arm's plane (mm)")
+    ax.set_title("flexible links")
     ax.legend()
-    fig.tight_layout()
+    fig.suptitle("spatial manipulator with two flexible links and a parallelogram, PD at "
+                 "four joints" + (f", gravity {a.gravity:g} m/s²" if a.gravity else ""))
     fig.savefig(a.out, dpi=110)
     print("wrote", a.out)
     if a.animation:
