@@ -556,6 +556,8 @@ class PHS(Sealed):
             outputs=self.outputs,
             name=self.name,
             check=False,
+            quantities=(self.quantities.substituted(self.parameter_values())
+                        if self.quantities is not None else None),
         )
 
     def rename(

@@ -214,6 +214,15 @@ class Quantities:
                           {p: q for p, q in self.ports.items() if p in keep_p},
                           self.observables, self.shown_only)
 
+    def substituted(self, values: Mapping[Any, Any]) -> Quantities:
+        """The observables' expressions with parameter values put in (SymPy symbol →
+        value), for a system that no longer carries its parameters."""
+        if not values:
+            return self
+        return replace(self, observables=tuple(
+            replace(o, expr=o.expr.xreplace(values)) if o.expr is not None else o
+            for o in self.observables))
+
     def with_observables(self, extra: Iterable[Observable]) -> Quantities:
         return replace(self, observables=(*self.observables, *extra))
 

@@ -98,6 +98,7 @@ def simulate(
     opts = SimulationOptions.build(options, **option_values)
     cls = resolve_method(method, problem_kind(system))  # before compiling: fail fast
     bar = None
+    problem = None
     try:
         problem = build_problem(system, t_span, x0, u, opts)
         bar = progress_bar(opts.progress, *problem.t_span)  # progress=True / "tqdm"
@@ -108,16 +109,25 @@ def simulate(
             bar(float(res.t[-1]))  # methods that report no steps (SciPy, IDA) end here
     except SimulationError as err:
         if getattr(err, "partial", None) is not None:
-            _observe(err.partial, system)
+            _observe(err.partial, system, problem, opts)
         raise
     finally:
         if bar is not None:
             bar.close()
-    return _observe(res, system)
+    return _observe(res, system, problem, opts)
 
 
-def _observe(res: Any, system: Any) -> Any:
-    """Give ``res`` the model's name and its physical variables (co-energies, units)."""
+def _observe(res: Any, system: Any, problem: Any, opts: SimulationOptions) -> Any:
+    """Give ``res`` the model's name and its physical variables (co-energies, units).
+
+    The co-energies are evaluated with the run's own compiled system: with modulation it
+    is bound at the start value of the modulated parameters, which is exact as long as
+    they do not enter H (they sit in J, R, G); when they do, no co-energy is offered."""
     res.model = str(getattr(system, "name", "") or "")
-    res.observer = Observer(system)
+    compiled = getattr(problem, "compiled", None)
+    modulated = set(opts.modulation or {})
+    H = getattr(system, "hamiltonian", None)
+    if modulated and H is not None and {str(s) for s in H.free_symbols} & modulated:
+        compiled = False  # H changes with the modulation: ∇H of a frozen H would be wrong
+    res.observer = Observer(system, compiled)
     return res

@@ -56,8 +56,10 @@ def _var(name: str, q: Quantity, role: str, element: str = "", description: str 
 class Observer:
     """The physical variables of results of ``system`` (see the module docstring)."""
 
-    def __init__(self, system: Any) -> None:
+    def __init__(self, system: Any, compiled: Any = None) -> None:
         self.system = system
+        #: the run's compiled system (``None``: compile the model; ``False``: no co-energy)
+        self.compiled = compiled
         self.name = str(getattr(system, "name", "") or "")
         self.quantities: Quantities = quantities_of(system) or Quantities()
         self._observables = {o.name: o for o in self.quantities.observables}
@@ -126,7 +128,8 @@ class Observer:
         """The series ``name`` over the saved points of ``res`` (``None``: not derived)."""
         if name in self._observables:
             return self._observable(res, self._observables[name])
-        co = self._coenergy_index(res, name) if self.system is not None else None
+        co = self._coenergy_index(res, name) \
+            if self.system is not None and self.compiled is not False else None
         if co is not None:
             return self._coenergies(res)[:, co]
         return None
@@ -150,7 +153,7 @@ class Observer:
         Q = getattr(sysm, "Q", None) if getattr(sysm, "kind", "") in ("dense", "sparse") else None
         if Q is not None and getattr(sysm, "problem_kind", "ode") == "ode":
             return np.asarray((Q @ X.T).T, dtype=float)  # linear: one product for all points
-        compiled = sysm.compile()
+        compiled = self.compiled or sysm.compile()
         grad = getattr(compiled, "gradient", None) or compiled.z
         out = np.empty_like(X)
         for k in range(X.shape[0]):
