@@ -63,3 +63,22 @@ def test_budget_expires_and_recursion_is_caught():
     with pytest.raises(SymbolicLimit, match="recursion too deep"):
         with bounded("recurse", 5):
             deep(0)
+
+
+def test_skew_check_falls_back_to_sampling(monkeypatch):
+    """When simplification cannot finish, J + Jᵀ = 0 is checked at sampled states: a
+    skew J passes with a note, a J that is not skew is refused naming a point."""
+    import porthamiltonian.structure as structure
+
+    def give_up(expr, *args, **kwargs):
+        raise RecursionError
+
+    monkeypatch.setattr(structure.sp, "simplify", give_up)
+    x, y = sp.symbols("x y", real=True)
+    H = (x**2 + y**2) / 2
+    f = sp.exp(x) * sp.cos(y)
+    g = sp.exp(x) * (sp.cos(y / 2) ** 2 - sp.sin(y / 2) ** 2)  # = f, not written as f
+    skew = PHS(J=[[0, f], [-g, 0]], hamiltonian=H, states=["x", "y"])
+    assert any("J skew-symmetric checked numerically" in a for a in skew.assumptions)
+    with pytest.raises(StructureError, match="J is not skew-symmetric.*found numerically"):
+        PHS(J=[[0, f], [-f + x * (y - 1), 0]], hamiltonian=H, states=["x", "y"])

@@ -365,10 +365,10 @@ class PHS(Sealed):
         SymPy cannot decide are stored in :attr:`assumptions` (in words).
         """
         tol = self.tol if tol is None else tol
-        check_skew(self.J, "J", self.states, tol)
-        check_symmetric(self.R, "R", self.states, tol)
-        check_skew(self.M, "M", self.inputs, tol)
-        check_symmetric(self.S, "S", self.inputs, tol)
+        notes = [*check_skew(self.J, "J", self.states, tol),
+                 *check_symmetric(self.R, "R", self.states, tol),
+                 *check_skew(self.M, "M", self.inputs, tol),
+                 *check_symmetric(self.S, "S", self.inputs, tol)]
         if check_Q and not self.symbolic:
             check_symmetric(self._Q, "Q", self.states, tol)
         labels = list(self.states) + list(self.inputs)
@@ -377,7 +377,8 @@ class PHS(Sealed):
         values = self.parameter_values()
         W = self.dissipation_matrix()
         name = "[[R, P], [Pᵀ, S]]" + (" with the given parameter values" if values else "")
-        self.assumptions = check_psd(W.xreplace(values) if values else W, labels, tol, name)
+        self.assumptions = notes + check_psd(W.xreplace(values) if values else W, labels,
+                                             tol, name)
 
     def _check_values(self) -> None:
         """Refuse an H or a matrix that is infinite or undefined with the parameter

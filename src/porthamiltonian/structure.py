@@ -19,6 +19,7 @@ human-readable assumptions instead of raising.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -39,34 +40,40 @@ def _entry(name: str, rows: Sequence[str], cols: Sequence[str], i: int, j: int) 
 
 def check_skew(
     A: Matrix, name: str, labels: Sequence[str], tol: float = DEFAULT_TOL
-) -> None:
-    """Raise if ``A + Aᵀ ≠ 0``; ``labels`` name its rows (= columns)."""
-    _check_symmetry(A, name, labels, tol, sign=+1)
+) -> list[str]:
+    """Raise if ``A + Aᵀ ≠ 0``; ``labels`` name its rows (= columns).  Returns the note of
+    a symbolic check that had to be made numerically (empty otherwise)."""
+    return _check_symmetry(A, name, labels, tol, sign=+1)
 
 
 def check_symmetric(
     A: Matrix, name: str, labels: Sequence[str], tol: float = DEFAULT_TOL
-) -> None:
-    """Raise if ``A − Aᵀ ≠ 0``."""
-    _check_symmetry(A, name, labels, tol, sign=-1)
+) -> list[str]:
+    """Raise if ``A − Aᵀ ≠ 0`` (returns notes as :func:`check_skew`)."""
+    return _check_symmetry(A, name, labels, tol, sign=-1)
 
 
-def _check_symmetry(A: Matrix, name: str, labels: Sequence[str], tol: float, sign: int) -> None:
+def _check_symmetry(A: Matrix, name: str, labels: Sequence[str], tol: float,
+                    sign: int) -> list[str]:
     what = "skew-symmetric" if sign > 0 else "symmetric"
     op = "+" if sign > 0 else "−"
     kind = kind_of(A)
     if kind == "symbolic":
         D = A + A.T if sign > 0 else A - A.T
-        for i in range(D.rows):
-            for j in range(i, D.cols):
-                d = D[i, j]
-                if d != 0 and sp.simplify(d) != 0:
-                    raise StructureError(
-                        f"{name} is not {what}: {_entry(name, labels, labels, i, j)} {op} "
-                        f"{_entry(name, labels, labels, j, i)} = {sp.simplify(d)} ≠ 0 "
-                        f"(entries {A[i, j]} and {A[j, i]})"
-                    )
-        return
+        try:
+            with bounded(f"the symbolic check that {name} is {what}"):
+                for i in range(D.rows):
+                    for j in range(i, D.cols):
+                        d = D[i, j]
+                        if d != 0 and sp.simplify(d) != 0:
+                            raise StructureError(
+                                f"{name} is not {what}: {_entry(name, labels, labels, i, j)} "
+                                f"{op} {_entry(name, labels, labels, j, i)} = "
+                                f"{sp.simplify(d)} ≠ 0 (entries {A[i, j]} and {A[j, i]})"
+                            )
+        except SymbolicLimit as limit:
+            return _check_zero_sampled(D, f"{name} {op} {name}ᵀ", what, name, limit)
+        return []
     D = A + A.T if sign > 0 else A - A.T
     limit = tol * norm_scale(A)
     if kind == "sparse":
@@ -88,6 +95,39 @@ def _check_symmetry(A: Matrix, name: str, labels: Sequence[str], tol: float, sig
             f"{_entry(name, labels, labels, j, i)} = {float(worst):.6g} ≠ 0 in magnitude "
             f"(entries {float(Ad[i, j]):.6g} and {float(Ad[j, i]):.6g})"
         )
+    return []
+
+
+def _samples(symbols: Sequence[sp.Symbol]) -> Any:
+    """:data:`SAMPLES` seeded pseudo-random points: half positive (concentrations,
+    temperatures), half signed."""
+    rng = np.random.default_rng(0)
+    for k in range(SAMPLES):
+        yield (rng.lognormal(0.0, 1.0, len(symbols)) if k % 2 == 0
+               else rng.normal(0.0, 2.0, len(symbols)))
+
+
+def _check_zero_sampled(D: sp.MatrixBase, expr: str, what: str, name: str,
+                        limit: SymbolicLimit) -> list[str]:
+    """Numeric fallback of a symmetry check: ``D`` must vanish at every sampled point."""
+    symbols = sorted(D.free_symbols, key=lambda s: s.name)
+    f = sp.lambdify([symbols], D, modules="numpy")
+    checked = 0
+    for point in _samples(symbols):
+        with np.errstate(all="ignore"):
+            try:
+                Dk = np.asarray(f(point), dtype=float)
+            except (ArithmeticError, ValueError, TypeError):
+                continue
+        if not np.all(np.isfinite(Dk)):
+            continue
+        checked += 1
+        if np.max(np.abs(Dk)) > DEFAULT_TOL * max(1.0, float(np.max(np.abs(Dk)))):
+            at = ", ".join(f"{s} = {v:.4g}" for s, v in zip(symbols, point, strict=True))
+            raise StructureError(f"{name} is not {what}: {expr} ≠ 0 at {at} (found "
+                                 f"numerically; {limit})")
+    return [f"{name} {what} checked numerically at {checked} sampled values of "
+            f"{', '.join(s.name for s in symbols)} only ({limit})"]
 
 
 def check_psd(W: Matrix, labels: Sequence[str], tol: float = DEFAULT_TOL,
@@ -213,11 +253,8 @@ def _check_psd_sampled(W: sp.MatrixBase, labels: Sequence[str], name: str,
     returned assumption says the check was numeric and why."""
     symbols = sorted(W.free_symbols, key=lambda s: s.name)
     f = sp.lambdify([symbols], W, modules="numpy")
-    rng = np.random.default_rng(0)
     checked = 0
-    for k in range(SAMPLES):
-        point = rng.lognormal(0.0, 1.0, len(symbols)) if k % 2 == 0 \
-            else rng.normal(0.0, 2.0, len(symbols))
+    for point in _samples(symbols):
         with np.errstate(all="ignore"):
             try:
                 Wk = np.asarray(f(point), dtype=float)
