@@ -117,4 +117,4 @@ def test_bondgraph_model_to_json_and_simulation_match_circuit_theory(tmp_path):
     late = data["t"] > 0.8
     w = 2 * np.pi * 50
     Z = complex(10, w * 0.1 - 1 / (w * 1e-3))
-    assert np.max(np.abs(data["yu"][late])) == pytest.approx(1 / abs(Z), rel=2e-3)
+    assert np.max(np.abs(data["yui"][late])) == pytest.approx(1 / abs(Z), rel=2e-3)

@@ -60,6 +60,9 @@ def bounded(what: str, seconds: float | None = None) -> Iterator[None]:
         return
 
     def expire(signum: int, frame: object) -> None:
+        # an exception raised where Python swallows it (a gc callback, a __del__) would be
+        # lost: ring again soon, until one lands in the bounded code
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
         raise SymbolicLimit(what, f"did not finish within {limit:g} s")
 
     left, _ = signal.getitimer(signal.ITIMER_REAL)  # an outer budget's time left (0: none)
