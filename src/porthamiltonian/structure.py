@@ -79,13 +79,13 @@ def _check_symmetry(A: Matrix, name: str, labels: Sequence[str], tol: float,
     if kind == "sparse":
         D = sps.coo_array(D)
         if D.nnz == 0:
-            return
+            return []
         k = int(np.argmax(np.abs(D.data)))
         worst, i, j = abs(D.data[k]), int(D.row[k]), int(D.col[k])
     else:
         D = np.abs(np.asarray(D, dtype=float))
         if D.size == 0:
-            return
+            return []
         i, j = np.unravel_index(int(np.argmax(D)), D.shape)
         worst = D[i, j]
     if worst > limit:
