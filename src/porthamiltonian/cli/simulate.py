@@ -20,8 +20,6 @@ the one-line error.
 from __future__ import annotations
 
 import argparse
-import os
-import pathlib
 import sys
 from typing import Any
 
@@ -43,8 +41,10 @@ def run_command(args: argparse.Namespace) -> int:
     from ..io import load_model
     from ..io.simulation import simulation_arguments, simulation_system
 
-    if args.out:
-        _check_out(args.out)
+    if args.out:  # before the run: never an error after minutes of computing
+        from ..simulate.output.export import check_destination
+
+        check_destination(args.out)
     method = args.method
     if method is not None and method not in METHODS:
         raise ModelError(f"unknown method {method!r}; choose one of "
@@ -110,23 +110,6 @@ def _warn(model: Any, strict: bool) -> None:
 def _plot_vars(args: argparse.Namespace) -> list[str] | None:
     names = getattr(args, "plot_vars", None)
     return [n.strip() for n in names.split(",") if n.strip()] if names else None
-
-
-def _check_out(path: str) -> None:
-    """Refuse an output file that cannot be written, before the run (a user error naming
-    the path, never an internal error after minutes of computing)."""
-    from ..simulate.output.export import FORMATS
-
-    out = pathlib.Path(path)
-    if out.suffix.lower() not in FORMATS:
-        raise ModelError(f"--out {path}: give a file ending in {', '.join(FORMATS)}")
-    if out.is_dir():
-        raise ModelError(f"--out {path}: this is a directory; give a file name in it")
-    folder = out.parent if str(out.parent) else pathlib.Path(".")
-    if not folder.is_dir():
-        raise ModelError(f"--out {path}: the folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
-        raise ModelError(f"--out {path}: not writable (permission denied)")
 
 
 def _write(res: SimulationResult, path: str, events: list[str] | None = None) -> None:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pathlib
 import re
 from collections.abc import Sequence
@@ -52,7 +53,8 @@ from .variables import Variable
 
 __all__ = ["Column", "columns_of", "to_pandas", "to_xarray", "to_netcdf", "to_parquet",
            "write_result", "netcdf_name", "original_name", "csv_header", "json_units",
-           "event_table", "run_attrs", "FORMATS", "NETCDF_ENGINE", "DATA_EXTRA"]
+           "event_table", "run_attrs", "check_destination", "FORMATS", "NETCDF_ENGINE",
+           "DATA_EXTRA"]
 
 #: how to install the optional libraries of this module
 DATA_EXTRA = 'pip install "porthamiltonian[data]"'
@@ -321,8 +323,22 @@ def json_units(res: Any) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- one writer
-def _target(path: str | pathlib.Path) -> pathlib.Path:
+def check_destination(path: str | pathlib.Path) -> pathlib.Path:
+    """``path`` as a :class:`~pathlib.Path` if results can be written there, checked
+    without writing (the command line calls it before a run): a known suffix
+    (:data:`FORMATS`), the library its format needs, an existing folder, not a folder
+    itself, and write permission.  Raises :class:`ModelError` naming ``path``."""
     p = pathlib.Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in FORMATS:
+        raise ModelError(f"cannot write results to {path}: give a file ending in "
+                         f"{', '.join(FORMATS)} (not {suffix or 'no suffix'!r})")
+    if suffix == ".nc":
+        _need("xarray", f"writing {path}")
+        _need("netCDF4", f"writing {path}")
+    elif suffix == ".parquet":
+        _need("pandas", f"writing {path}")
+        _need("pyarrow", f"writing {path}")
     if p.is_dir():
         raise ModelError(f"cannot write results to {path}: it is a folder; give a file name")
     parent = p.parent
@@ -330,6 +346,8 @@ def _target(path: str | pathlib.Path) -> pathlib.Path:
         raise ModelError(f"cannot write results to {path}: the folder {parent} does not exist")
     if not parent.is_dir():
         raise ModelError(f"cannot write results to {path}: {parent} is not a folder")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise ModelError(f"cannot write results to {path}: not writable (permission denied)")
     return p
 
 
@@ -348,18 +366,8 @@ def write_result(res: Any, path: str | pathlib.Path, events: Sequence[str] | Non
     (with the extra to install), a folder that does not exist, a folder given as the
     file, or a file that cannot be written.
     """
-    p = pathlib.Path(path)
+    p = check_destination(path)
     suffix = p.suffix.lower()
-    if suffix not in FORMATS:
-        raise ModelError(f"cannot write results to {path}: give a file ending in "
-                         f"{', '.join(FORMATS)} (not {suffix or 'no suffix'!r})")
-    if suffix == ".nc":
-        _need("xarray", f"writing {path}")
-        _need("netCDF4", f"writing {path}")
-    elif suffix == ".parquet":
-        _need("pandas", f"writing {path}")
-        _need("pyarrow", f"writing {path}")
-    p = _target(path)
     try:
         if suffix == ".csv":
             res.to_csv(p, units=units)
