@@ -54,6 +54,7 @@ __all__ = [
     "parse_expression",
     "parameter_symbol",
     "state_symbol",
+    "shorten",
 ]
 
 #: The time symbol ``t`` (in s), available when ``allow_t=True``.
@@ -217,7 +218,7 @@ def parse_expression(
     if isinstance(text, bool) or not isinstance(text, (str, int, float)):
         raise ExpressionError(
             f"{where}: expected an expression (text or number), got {type(text).__name__} "
-            f"{_short(repr(text))}"
+            f"{shorten(repr(text))}"
         )
     if isinstance(text, int):
         if abs(text) >= 10**MAX_LITERAL_DIGITS:
@@ -230,7 +231,9 @@ def parse_expression(
     return _Builder(text, names, where, allow_t).run()
 
 
-def _short(text: str, limit: int = 80) -> str:
+def shorten(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters for an error message (a user's input is
+    quoted, never echoed whole)."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -262,8 +265,8 @@ class _Builder:
         at = ""
         if node is not None and hasattr(node, "col_offset"):
             segment = ast.get_source_segment(self.text, node) or ""
-            at = f" (column {node.col_offset + 1}: {_short(segment, 40)!r})"
-        return ExpressionError(f"{self.where}: {message}{at} in {_short(self.text)!r}")
+            at = f" (column {node.col_offset + 1}: {shorten(segment, 40)!r})"
+        return ExpressionError(f"{self.where}: {message}{at} in {shorten(self.text)!r}")
 
     def run(self) -> sympy.Expr:
         if not self.text:
@@ -281,11 +284,11 @@ class _Builder:
             col = f" at column {err.offset}" if err.offset else ""
             line = f" line {err.lineno}" if err.lineno and err.lineno > 1 else ""
             raise ExpressionError(
-                f"{self.where}: syntax error{line}{col} ({err.msg}) in {_short(self.text)!r}"
+                f"{self.where}: syntax error{line}{col} ({err.msg}) in {shorten(self.text)!r}"
             ) from None
         except (ValueError, MemoryError, RecursionError) as err:
             raise ExpressionError(
-                f"{self.where}: cannot parse {_short(self.text)!r}: {err}"
+                f"{self.where}: cannot parse {shorten(self.text)!r}: {err}"
             ) from None
         return self.build(tree.body, 1).expr
 
@@ -456,7 +459,7 @@ class _Builder:
     def power(self, base: _V, exponent: _V, node: ast.AST) -> _V:
         if exponent.expr.is_Number and abs(exponent.expr) > MAX_EXPONENT:
             raise self.fail(
-                f"the exponent {_short(str(exponent.expr), 20)} is larger than {MAX_EXPONENT} "
+                f"the exponent {shorten(str(exponent.expr), 20)} is larger than {MAX_EXPONENT} "
                 "in magnitude",
                 node,
             )
@@ -478,7 +481,7 @@ class _Builder:
         # SymPy folds (p**999)**999 into p**998001: check the power it built, too
         if result.is_Pow and result.exp.is_Number and abs(result.exp) > MAX_EXPONENT:
             raise self.fail(
-                f"the power simplifies to an exponent of {_short(str(result.exp), 20)}, larger "
+                f"the power simplifies to an exponent of {shorten(str(result.exp), 20)}, larger "
                 f"than {MAX_EXPONENT} in magnitude",
                 node,
             )

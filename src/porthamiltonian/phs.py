@@ -39,6 +39,7 @@ import sympy as sp
 from . import _matrices as mx
 from .compiled import NumericPHS, PowerBalance, SymbolicSource
 from .errors import ModelError
+from .expr import shorten
 from .naming import check_names, parameter_values
 from .quantities import Quantities
 from .sealed import Sealed
@@ -58,12 +59,6 @@ def _overflows(expr: Any) -> bool:
     """A number in ``expr`` beyond double precision (``1e-300**301`` inverted): it would
     be ``inf`` in every numeric evaluation."""
     return any(abs(float(a)) == float("inf") for a in expr.atoms(sp.Float))
-
-
-def _short(expr: Any, limit: int = 80) -> str:
-    """``str(expr)``, cut to ``limit`` characters for an error message."""
-    text = str(expr)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class PHS(Sealed):
@@ -414,7 +409,7 @@ class PHS(Sealed):
                                 and sp.diff(f, xi).has(sp.Derivative, sp.Subs)), self._H)
                 raise ModelError(
                     f"the Hamiltonian is not differentiable in the state {xi}: "
-                    f"{_short(culprit)} has no derivative (∂H/∂{xi} is needed for the "
+                    f"{shorten(str(culprit))} has no derivative (∂H/∂{xi} is needed for the "
                     "co-energy and the dynamics); write a continuously differentiable "
                     "energy (e.g. a smooth approximation)")
 

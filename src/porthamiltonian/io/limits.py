@@ -35,6 +35,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..errors import ModelError
+from ..expr import shorten
 
 __all__ = ["Limits", "current", "raised", "parse_limits", "excerpt", "allowing",
            "check_inside"]
@@ -116,8 +117,7 @@ def excerpt(value: Any, limit: int = 60) -> str:
     if isinstance(value, (list, tuple, dict)):
         kind = type(value).__name__
         return f"<a {kind} of {len(value)} entries>"
-    text = repr(value) if not isinstance(value, str) else value
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(repr(value) if not isinstance(value, str) else value, limit)
 
 
 _ALLOWED: list[tuple[pathlib.Path, ...]] = []

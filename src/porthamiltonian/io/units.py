@@ -45,12 +45,12 @@ from typing import Any
 import sympy
 
 from ..errors import ModelError
-from ..quantities import DOMAINS
+from ..quantities import DOMAINS, pretty_unit
 
 __all__ = ["Dim", "Given", "UnitError", "DimensionMismatch", "DIMENSIONLESS", "COMMON_DOMAINS",
            "is_quantity", "split_quantity", "convert", "dimension_of", "dim_of_unit",
            "describe", "suggestions", "role_dimension", "role_name", "state_dimension",
-           "physical_domains", "pretty"]
+           "physical_domains"]
 
 
 class UnitError(ModelError):
@@ -409,7 +409,7 @@ def state_dimension(kind: str, domain: str) -> tuple[Dim, str, str]:
     ``I``: momentum) in ``domain``."""
     q = getattr(DOMAINS[domain], "displacement" if kind == "C" else "momentum")
     dim = dim_of_unit(q.unit)
-    return dim, f"{q.kind} ({pretty(q.unit)})" if q.unit else q.kind, q.kind
+    return dim, f"{q.kind} ({pretty_unit(q.unit)})" if q.unit else q.kind, q.kind
 
 
 def physical_domains() -> list[str]:
@@ -420,10 +420,3 @@ def physical_domains() -> list[str]:
 #: the domains a value is checked against when its element declares none (a magnetic,
 #: thermal or chemical element with units declares its domain)
 COMMON_DOMAINS = ("electrical", "translational", "rotational", "hydraulic")
-
-
-def pretty(unit: str) -> str:
-    """``"N*m*s"`` → ``"N·m·s"``, ``"m**3/s"`` → ``"m³/s"``."""
-    for power, sup in (("**2", "²"), ("**3", "³"), ("**4", "⁴")):
-        unit = unit.replace(power, sup)
-    return unit.replace("*", "·")
