@@ -98,34 +98,44 @@ def _check_symmetry(A: Matrix, name: str, labels: Sequence[str], tol: float,
     return []
 
 
-def _samples(symbols: Sequence[sp.Symbol]) -> Any:
-    """:data:`SAMPLES` seeded pseudo-random points: half positive (concentrations,
-    temperatures), half signed."""
-    rng = np.random.default_rng(0)
-    for k in range(SAMPLES):
-        yield (rng.lognormal(0.0, 1.0, len(symbols)) if k % 2 == 0
-               else rng.normal(0.0, 2.0, len(symbols)))
+def _sampled(M: sp.MatrixBase) -> tuple[list[sp.Symbol], Any]:
+    """The symbols of ``M`` and its values at :data:`SAMPLES` seeded pseudo-random points
+    of them (half positive — concentrations, temperatures — half signed; seeded, so a
+    verdict is reproducible), as ``(point, value)`` for the points where every entry is
+    finite."""
+    symbols = sorted(M.free_symbols, key=lambda s: s.name)
+    f = sp.lambdify([symbols], M, modules="numpy")
+
+    def values() -> Any:
+        rng = np.random.default_rng(0)
+        for k in range(SAMPLES):
+            point = (rng.lognormal(0.0, 1.0, len(symbols)) if k % 2 == 0
+                     else rng.normal(0.0, 2.0, len(symbols)))
+            with np.errstate(all="ignore"):
+                try:
+                    value = np.asarray(f(point), dtype=float)
+                except (ArithmeticError, ValueError, TypeError):
+                    continue
+            if np.all(np.isfinite(value)):
+                yield point, value
+
+    return symbols, values()
+
+
+def _at(symbols: Sequence[sp.Symbol], point: np.ndarray) -> str:
+    return ", ".join(f"{s} = {v:.4g}" for s, v in zip(symbols, point, strict=True))
 
 
 def _check_zero_sampled(D: sp.MatrixBase, expr: str, what: str, name: str,
                         limit: SymbolicLimit) -> list[str]:
     """Numeric fallback of a symmetry check: ``D`` must vanish at every sampled point."""
-    symbols = sorted(D.free_symbols, key=lambda s: s.name)
-    f = sp.lambdify([symbols], D, modules="numpy")
+    symbols, values = _sampled(D)
     checked = 0
-    for point in _samples(symbols):
-        with np.errstate(all="ignore"):
-            try:
-                Dk = np.asarray(f(point), dtype=float)
-            except (ArithmeticError, ValueError, TypeError):
-                continue
-        if not np.all(np.isfinite(Dk)):
-            continue
+    for point, Dk in values:
         checked += 1
         if np.max(np.abs(Dk)) > DEFAULT_TOL * max(1.0, float(np.max(np.abs(Dk)))):
-            at = ", ".join(f"{s} = {v:.4g}" for s, v in zip(symbols, point, strict=True))
-            raise StructureError(f"{name} is not {what}: {expr} ≠ 0 at {at} (found "
-                                 f"numerically; {limit})")
+            raise StructureError(f"{name} is not {what}: {expr} ≠ 0 at "
+                                 f"{_at(symbols, point)} (found numerically; {limit})")
     return [f"{name} {what} checked numerically at {checked} sampled values of "
             f"{', '.join(s.name for s in symbols)} only ({limit})"]
 
@@ -247,27 +257,17 @@ SAMPLES = 64
 
 def _check_psd_sampled(W: sp.MatrixBase, labels: Sequence[str], name: str,
                        limit: SymbolicLimit) -> list[str]:
-    """Numeric fallback: ``W`` at :data:`SAMPLES` pseudo-random points of its symbols
-    (half of them positive — concentrations, temperatures — half signed; seeded, so the
-    verdict is reproducible).  A negative eigenvalue found is an error; otherwise the
-    returned assumption says the check was numeric and why."""
-    symbols = sorted(W.free_symbols, key=lambda s: s.name)
-    f = sp.lambdify([symbols], W, modules="numpy")
+    """Numeric fallback: ``W`` at the sampled points (:func:`_sampled`).  A negative
+    eigenvalue found is an error; otherwise the returned assumption says the check was
+    numeric and why."""
+    symbols, values = _sampled(W)
     checked = 0
-    for point in _samples(symbols):
-        with np.errstate(all="ignore"):
-            try:
-                Wk = np.asarray(f(point), dtype=float)
-            except (ArithmeticError, ValueError, TypeError):
-                continue
-        if not np.all(np.isfinite(Wk)):
-            continue
+    for point, Wk in values:
         checked += 1
         lam, vec = np.linalg.eigh((Wk + Wk.T) / 2)
         if lam[0] < -DEFAULT_TOL * max(1.0, float(np.abs(Wk).max())) * Wk.shape[0]:
-            at = ", ".join(f"{s} = {v:.4g}" for s, v in zip(symbols, point, strict=True))
             raise StructureError(_eigen_message(float(lam[0]), vec[:, 0], labels, name)
-                                 + f" (found numerically at {at}; {limit})")
+                                 + f" (found numerically at {_at(symbols, point)}; {limit})")
     if checked == 0:
         return [f"{name} ⪰ 0 not checked: the symbolic check did not finish ({limit}) and "
                 f"no sampled value of {', '.join(s.name for s in symbols)} gave finite "
