@@ -43,7 +43,14 @@ from . import _matrices as mx
 from .errors import ModelError, NoExplicitFormError, StructureError
 from .naming import check_names
 from .phs import MATRIX_NAMES, PHS, _read_only
-from .quantities import Quantities
+from .quantities import (
+    GENERIC,
+    OBSERVE_UP_TO,
+    Observable,
+    Quantities,
+    StateInfo,
+    removed_storage,
+)
 from .sealed import Sealed
 from .structure import check_symmetric
 
@@ -409,11 +416,6 @@ class DescriptorPHS(Sealed):
                 f"{self.n_constraints} constraints, {len(self.inputs)} ports, {self.kind}>")
 
 
-#: above this many kept states the eliminated storages get no observables (each would be
-#: a dense expression in every kept state)
-_OBSERVE_UP_TO = 200
-
-
 def _eliminated_quantities(q: Quantities | None, sys: PHS, keep: list[int], el: list[int],
                            V: Any, Q: Any) -> Quantities | None:
     r"""The annotation after eliminating the states ``el``: the kept states' entries and,
@@ -421,9 +423,7 @@ def _eliminated_quantities(q: Quantities | None, sys: PHS, keep: list[int], el: 
     states :math:`\xi` — the state itself and its co-energy
     :math:`e_i = (Q V \xi)_i` (the speed of a merged inertia, the voltage of a
     capacitor in parallel with another)."""
-    from .quantities import GENERIC, Observable, StateInfo
-
-    if len(keep) > _OBSERVE_UP_TO:
+    if len(keep) > OBSERVE_UP_TO:
         return q.restrict([sys.states[i] for i in keep], [*sys.inputs, *sys.outputs]) if q else q
     xi = sp.Matrix([sp.Symbol(sys.states[i], real=True) for i in keep])
     Vm = sp.Matrix(V) if not isinstance(V, sp.MatrixBase) else V
@@ -436,16 +436,10 @@ def _eliminated_quantities(q: Quantities | None, sys: PHS, keep: list[int], el: 
     for i, name in enumerate(sys.states):
         info = states.get(name) or StateInfo(name, GENERIC.displacement, GENERIC.effort,
                                              f"dH/d{name}")
-        if i in el:
-            extra.append(Observable(name, info.quantity, expr=x_full[i], role="state",
-                                    element=info.element,
-                                    description=f"{name}, eliminated: reconstructed from "
-                                                "the kept states"))
+        state, coenergy = removed_storage(name, info, x_full[i], sp.expand(e_full[i]),
+                                          "eliminated")
         # the kept states' co-energies too: ∂H_r/∂ξ is not the physical effort/flow
-        extra.append(Observable(info.coenergy_name, info.coenergy, expr=sp.expand(e_full[i]),
-                                role="coenergy", element=info.element,
-                                description=f"∂H/∂{name} of the storage before the "
-                                            "elimination"))
+        extra += [state, coenergy] if i in el else [coenergy]
     states = {s: v for s, v in states.items() if s in kept}
     base = q if q is not None else Quantities()
     return Quantities(states, dict(base.ports), (*base.observables, *extra), base.shown_only)

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = ["Quantity", "Domain", "DOMAINS", "StateInfo", "Observable", "Quantities",
-           "domain", "storage_info", "coenergy_name", "GENERIC", "quantities_of", "pretty_unit"]
+           "domain", "storage_info", "coenergy_name", "GENERIC", "quantities_of", "pretty_unit",
+           "OBSERVE_UP_TO", "removed_storage"]
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,22 @@ class Observable:
     def __post_init__(self) -> None:
         if (self.expr is None) == (self.func is None):
             raise ValueError(f"observable {self.name!r}: give exactly one of expr= and func=")
+
+
+#: above this many kept states, storages a reduction removes (merged, eliminated) get no
+#: observables: each would be a dense expression in every kept state
+OBSERVE_UP_TO = 200
+
+
+def removed_storage(state: str, info: StateInfo, x: Any, e: Any, how: str
+                    ) -> tuple[Observable, Observable]:
+    """The two observables of a storage a reduction removed (``how``: ``"merged"``,
+    ``"eliminated"``): its state ``x`` and its co-energy ``e``, SymPy expressions in the
+    kept states."""
+    return (Observable(state, info.quantity, expr=x, role="state", element=info.element,
+                       description=f"{state}, {how}: reconstructed from the kept states"),
+            Observable(info.coenergy_name, info.coenergy, expr=e, role="coenergy",
+                       element=info.element, description=f"∂H/∂{state} of the {how} storage"))
 
 
 @dataclass(frozen=True)

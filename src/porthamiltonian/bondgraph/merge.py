@@ -43,7 +43,7 @@ from ..errors import ModelError, NoExplicitFormError
 from ..expr import state_symbol
 from ..naming import split_index
 from ..phs import PHS
-from ..quantities import Observable, Quantities
+from ..quantities import OBSERVE_UP_TO, Quantities, removed_storage
 from .domains import bond_domains, graph_quantities, output_names
 from .elements import HamiltonianData, compliance
 from .linear_map import LinearMap, explicit_phs, port_kinds, split
@@ -212,11 +212,6 @@ def _singular_merge(kept: Sequence[str], merged: Sequence[str]) -> ModelError:
         "(a negative one?); check the signs of the storage values")
 
 
-#: above this many kept states the merged storages get no observables (each would be a
-#: dense expression in every kept state)
-OBSERVE_UP_TO = 200
-
-
 def _merged_quantities(q: Quantities | None, bg: Any, a: list[str], d: list[str], Ada: Any,
                        Qr: Any, Cdd: Any, exact: bool) -> Quantities | None:
     r"""The merged model's annotation with two observables per dependent storage state:
@@ -236,16 +231,9 @@ def _merged_quantities(q: Quantities | None, bg: Any, a: list[str], d: list[str]
         K = np.asarray(Ada, dtype=float) @ np.asarray(Qr, dtype=float)
         zd = _linear_rows(K, xi)
         xd = _linear_rows(np.asarray(Cdd, dtype=float) @ K, xi)
-    extra = []
-    for j, s in enumerate(d):
-        meta = info[s]
-        extra.append(Observable(s, meta.quantity, expr=sp.expand(xd[j]), role="state",
-                                element=meta.element,
-                                description=f"{s}, merged: reconstructed from "
-                                            f"{', '.join(a)}"))
-        extra.append(Observable(meta.coenergy_name, meta.coenergy, expr=sp.expand(zd[j]),
-                                role="coenergy", element=meta.element,
-                                description=f"∂H/∂{s} of the merged storage"))
+    extra = [o for j, s in enumerate(d)
+             for o in removed_storage(s, info[s], sp.expand(xd[j]), sp.expand(zd[j]),
+                                      "merged")]
     return q.with_observables(extra)
 
 
