@@ -402,8 +402,7 @@ class PHS(Sealed):
                 "the time dependence as an input"
             )
         # ∇H must exist in closed form: floor, ceiling, sign … leave unevaluated derivatives
-        for xi in self._H.free_symbols & set(self.x):
-            d = sp.diff(self._H, xi)
+        for xi, d in zip(self.x, self.gradient_expr, strict=True):
             if d.has(sp.Derivative, sp.Subs):
                 culprit = next((f for f in self._H.atoms(sp.Function) if f.has(xi)
                                 and sp.diff(f, xi).has(sp.Derivative, sp.Subs)), self._H)
