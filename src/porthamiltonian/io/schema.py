@@ -24,7 +24,7 @@ from typing import Any
 import sympy
 
 from ..errors import ExpressionError
-from ..expr import RESERVED, parse_expression
+from ..expr import RESERVED, parse_expression, shorten
 from .limits import excerpt
 from .units import UnitError, convert, split_quantity
 from .yamlmarks import KeyPath
@@ -134,9 +134,7 @@ class Checker:
     def report(self, path: KeyPath, message: str) -> None:
         """Record ``message`` (which already starts with its label) at ``path``; a message
         quoting a long value of the user's is cut to :data:`MAX_MESSAGE` characters."""
-        if len(message) > MAX_MESSAGE:
-            message = message[: MAX_MESSAGE - 1] + "…"
-        self.problems.append(self.locate(path, message))
+        self.problems.append(self.locate(path, shorten(message, MAX_MESSAGE)))
 
     def error(self, path: KeyPath, label: str, message: str) -> None:
         """Record ``"<label>: <message>"`` at ``path``."""
