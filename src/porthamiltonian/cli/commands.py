@@ -127,6 +127,64 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
 
 
 
+# -------------------------------------------------------------------------------- sweep
+def _executor_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on a Dask cluster, e.g. tcp://host:8786 (the cluster extra); "
+                        "default: a pool of local processes")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="local worker processes (default: the CPUs available; 1 = this "
+                        "process only)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def _sweep_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    _limit_argument(p)
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUES",
+                   help="a swept parameter: NAME=a,b,c (values), NAME=start:stop:count (a "
+                        "linear range) or, with --samples, NAME=low:high (sampled range); "
+                        "repeat for each parameter (the grid is their product)")
+    p.add_argument("--samples", type=int, metavar="N",
+                   help="draw N points in the --param ranges instead of the full grid")
+    p.add_argument("--sampling", choices=("lhs", "random"), default="lhs",
+                   help="with --samples: Latin hypercube (default) or plain Monte Carlo")
+    p.add_argument("--seed", type=int, default=0, help="random seed of --samples (default 0)")
+    p.add_argument("--table", metavar="FILE.csv",
+                   help="the parameter points as a CSV table, one column per parameter")
+    p.add_argument("--t-end", type=float, help="end time in s (default: simulate.t_end)")
+    p.add_argument("--dt", type=float, help="fixed step in s (default: simulate.dt)")
+    p.add_argument("--method", help=f"one of {', '.join(METHOD_NAMES)} "
+                   "(default: simulate.method or auto)")
+    p.add_argument("--points", type=int, default=None, metavar="N",
+                   help="saved times per run, evenly spaced (default 501)")
+    p.add_argument("--keep", choices=("series", "summary"), default="series",
+                   help="series: every variable over time (default); summary: final "
+                        "values and statistics only")
+    p.add_argument("--out", help="write the dataset (dimensions run × time) to FILE.nc "
+                        "(netCDF, streamed while the runs finish; the data extra)")
+    _executor_arguments(p)
+
+
+# ---------------------------------------------------------------------------------- fit
+def _fit_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    _limit_argument(p)
+    p.add_argument("--data", required=True, metavar="FILE.csv",
+                   help="measured time series: a column t (s) and one column per measured "
+                        "variable, named as in the results (e.g. q, mass.v, L1.i)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=GUESS|LOW:HIGH",
+                   help="a parameter to fit: NAME=guess, NAME=low:high or "
+                        "NAME=low:high:guess; repeat for each")
+    p.add_argument("--starts", type=int, default=1, metavar="N",
+                   help="multi-start: N starting points in the bounds (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="random seed of the starts (default 0)")
+    p.add_argument("--out", help="write the fit (values, standard errors, 95%% intervals) "
+                        "to FILE.json")
+    p.add_argument("--plot", help="save a plot of the fit against the data (PNG/SVG/PDF)")
+    _executor_arguments(p)
+
+
 #: every command, in the order ``--help`` lists them
 COMMANDS: tuple[Command, ...] = (
     Command("validate", "check a model file and report every problem found",
@@ -134,6 +192,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("phs", "print the explicit port-Hamiltonian model", _phs_arguments),
     Command("simulate", "simulate a model file; time series to CSV/JSON",
             _simulate_arguments),
+    Command("sweep", "run a model file for many parameter values; one netCDF dataset",
+            _sweep_arguments),
+    Command("fit", "fit parameters of a model file to measured time series",
+            _fit_arguments),
     Command("check", "causality of a bond graph, in words (SCAP)", _check_arguments),
     Command("draw", "draw a bond graph: half-arrows, causal strokes, problems",
             _draw_arguments),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pathlib
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
@@ -98,6 +98,12 @@ class Model:
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
         object.__setattr__(self, "symbols", MappingProxyType(dict(self.symbols)))
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # read-only mappings do not pickle: send plain dicts (the constructor wraps them
+        # again), so a model can go to the worker processes of an ensemble
+        return type(self), tuple(dict(v) if isinstance(v, MappingProxyType) else v
+                                 for v in (getattr(self, f.name) for f in fields(self)))
 
     def with_parameters(self, values: Mapping[str, Any] | None = None, /,
                         **kw: Any) -> Model:
