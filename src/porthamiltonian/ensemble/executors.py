@@ -180,7 +180,7 @@ def _connect(address: str) -> Any:
         raise ModelError(f"a Dask scheduler ({address}) needs dask.distributed, which is "
                          f"not installed; install the cluster extra: {CLUSTER_EXTRA}") from None
     try:
-        return Client(address, timeout="10s")
+        return Client(address, timeout="5s")
     except (OSError, TimeoutError) as err:
         raise ModelError(f"cannot reach the Dask scheduler at {address} ({err}); start one "
                          "with `dask scheduler` and workers with `dask worker ADDRESS`, "
