@@ -126,7 +126,9 @@ def test_streamed_netcdf_is_the_dataset_and_reads_back(oscillator, tmp_path):
         assert nc.variables["c"].description == "swept parameter c"
     back = xr.open_dataset(out)
     np.testing.assert_array_equal(back["q"].values, mem["q"].values)
-    np.testing.assert_array_equal(ds["p.stats"].values, mem["p.stats"].values)
+    # merged in another order from other chunks: equal up to round-off
+    np.testing.assert_allclose(ds["p.stats"].values, mem["p.stats"].values, rtol=1e-12,
+                               atol=1e-15)
     assert back.attrs["runs"] == 4 and "local processes" in back.attrs["executor"]
 
 
