@@ -58,7 +58,10 @@ when the best point itself fails the result says so (``success`` false).
 Latin hypercube in the bounds (:mod:`scipy.stats.qmc`; log-scaled where ``0 < low`` and
 ``high/low`` ≥ 100), each a whole ``least_squares`` run, on the executor of
 :func:`~.executors.open_executor` (local processes, ``"serial"`` or a Dask cluster);
-the best is kept and every start's cost recorded.
+every start's cost is recorded.  The starts stop at a relative cost change of
+:data:`SCREEN_TOL` (1e-6: a start caught in a local minimum with large residuals
+converges only linearly, and needs no more digits to be ranked); the best is then
+polished from there at :data:`POLISH_TOL` (1e-8) with the final weights.
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ import os
 import pathlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -78,10 +81,12 @@ from . import runner
 from .fit_data import Bounds, Data, parse_params, read_data, unit_scale
 from .fit_report import FitResult, Series, statistics
 
-__all__ = ["fit", "FitResult", "RANK_TOL", "FD_STEP"]
+__all__ = ["fit", "FitResult", "RANK_TOL", "FD_STEP", "SCREEN_TOL", "POLISH_TOL"]
 
 #: relative finite-difference step of the sensitivities
 FD_STEP = 1e-4
+#: ``ftol`` and ``xtol`` of least_squares: the starts of a multi-start, the final fit
+SCREEN_TOL, POLISH_TOL = 1e-6, 1e-8
 #: singular values of the scaled Jacobian below this times the largest are rank-deficient
 RANK_TOL = 1e-6
 #: a failed run costs this many times the cost of predicting zero everywhere
@@ -114,6 +119,7 @@ class _Problem:
     measured: np.ndarray            # (n_t, n_var), SI
     sigma: np.ndarray               # (n_var,), SI
     max_nfev: int | None = None
+    tol: float = 1e-8
 
     @property
     def fail_residual(self) -> float:
@@ -243,7 +249,8 @@ def _solve(prep: Any, problem: _Problem, x0: np.ndarray) -> _Outcome:
     b = problem.bounds
     x0 = np.clip(np.asarray(x0, dtype=float), b.low, b.high)
     sol = least_squares(obj.penalized, x0, jac=obj.jacobian, bounds=(b.low, b.high),
-                        x_scale=problem.typical, method="trf", max_nfev=problem.max_nfev)
+                        x_scale=problem.typical, method="trf", max_nfev=problem.max_nfev,
+                        ftol=problem.tol, xtol=problem.tol)
     r = obj.residual(sol.x)
     cost = math.inf if r is None else 0.5 * float(r @ r)
     return _Outcome(x0, np.asarray(sol.x, dtype=float), cost, bool(sol.success) and r is not None,
@@ -473,7 +480,8 @@ def fit(model: Any, data: Any, params: Mapping[str, Any], *,
     given = _sigma(sigma, targets)
     scale = np.sqrt(np.mean(values ** 2, axis=0))
     problem = _Problem(bounds, _typical(bounds), targets, measured.t, values,
-                       given if given is not None else np.where(scale > 0, scale, 1.0))
+                       given if given is not None else np.where(scale > 0, scale, 1.0),
+                       tol=SCREEN_TOL if starts > 1 else POLISH_TOL)
     outcomes = _run_starts(prep, problem, _start_points(bounds, int(starts), int(seed)),
                            token, payload, executor, workers, progress)
     ok = [o for o in outcomes if math.isfinite(o.cost)]
@@ -483,19 +491,21 @@ def fit(model: Any, data: Any, params: Mapping[str, Any], *,
     best = min(ok, key=lambda o: o.cost)
     nsim = sum(o.nsim for o in outcomes)
     final = best
+    polish = starts > 1
+    problem = replace(problem, tol=POLISH_TOL)
     if given is None:  # stage 2: noise levels from the residuals, refit when they weigh
         sim = _Objective(prep, problem).simulate(best.x)
         nsim += 1
         if sim is not None:
             rms = np.sqrt(np.mean((sim - values) ** 2, axis=0))
             tiny = 1e-12 * np.where(scale > 0, scale, 1.0)
-            problem = _Problem(bounds, problem.typical, targets, measured.t, values,
-                               np.maximum(rms, tiny))
-            if len(targets) > 1:
-                final = _solve(prep, problem, best.x)
-                nsim += final.nsim
-                if not math.isfinite(final.cost):  # keep stage 1's point
-                    final = best
+            problem = replace(problem, sigma=np.maximum(rms, tiny))
+            polish = polish or len(targets) > 1
+    if polish:  # from the best start, with the final weights and tolerance
+        final = _solve(prep, problem, best.x)
+        nsim += final.nsim
+        if not math.isfinite(final.cost):  # keep the best start's point
+            final = best
     obj = _Objective(prep, problem)
     r = obj.residual(final.x)
     sim = None if r is None else r.reshape(values.shape, order="F") * problem.sigma + values
