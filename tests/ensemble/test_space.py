@@ -97,3 +97,19 @@ def test_merged_moments_equal_the_moments_of_all_runs():
     np.testing.assert_allclose(table[2], np.nanstd(rows, axis=0, ddof=1), rtol=1e-12)
     np.testing.assert_array_equal(table[3], np.nanmin(rows, axis=0))
     np.testing.assert_array_equal(table[4], np.nanmax(rows, axis=0))
+
+
+def test_quantiles_by_block_equal_numpy_with_nan_and_blocks():
+    from porthamiltonian.ensemble.stats import quantiles_by_block
+
+    rng = np.random.default_rng(2)
+    rows = rng.normal(size=(23, 40))
+    rows[3, 10:] = np.nan
+    rows[:, 39] = np.nan  # no run reached the last time
+    ok = np.ones(23, dtype=bool)
+    ok[7] = False  # a failed run does not count
+    qs = (0.0, 0.05, 0.5, 0.95, 1.0)
+    got = quantiles_by_block(lambda s: rows[:, s], 23, 40, qs, ok, block_bytes=8 * 23 * 7)
+    with np.errstate(invalid="ignore"), pytest.warns(RuntimeWarning):
+        expected = np.nanquantile(rows[ok], qs, axis=0)
+    np.testing.assert_allclose(got, expected, rtol=1e-14, atol=1e-15)

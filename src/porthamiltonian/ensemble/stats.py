@@ -110,9 +110,25 @@ def quantiles_by_block(read: Callable[[slice], np.ndarray], n_runs: int, n_times
     step = max(1, block_bytes // (8 * max(1, n_runs)))
     for a in range(0, n_times, step):
         block = np.asarray(read(slice(a, min(n_times, a + step))), dtype=float)[ok]
-        has = np.isfinite(block).any(axis=0)
-        if np.any(has):
-            with np.errstate(invalid="ignore"):
-                out[:, a:a + block.shape[1]][:, has] = np.nanquantile(
-                    block[:, has], list(quantiles), axis=0)
+        out[:, a:a + block.shape[1]] = _nan_quantiles(block, quantiles)
+    return out
+
+
+def _nan_quantiles(block: np.ndarray, quantiles: Sequence[float]) -> np.ndarray:
+    """Quantiles down each column, NaN skipped, linear interpolation between order
+    statistics (NumPy's default ``"linear"`` method), vectorized over the columns
+    (:func:`numpy.nanquantile` loops over them in Python)."""
+    if block.shape[0] == 0:
+        return np.full((len(quantiles), block.shape[1]), np.nan)
+    ordered = np.sort(block, axis=0)  # NaN sorts last
+    n = np.isfinite(block).sum(axis=0)
+    out = np.full((len(quantiles), block.shape[1]), np.nan)
+    has = n > 0
+    for j, q in enumerate(quantiles):
+        pos = q * (np.maximum(n, 1) - 1)
+        lo = np.floor(pos).astype(int)
+        hi = np.minimum(lo + 1, np.maximum(n, 1) - 1)
+        a = np.take_along_axis(ordered, lo[None, :], axis=0)[0]
+        b = np.take_along_axis(ordered, hi[None, :], axis=0)[0]
+        out[j] = np.where(has, a + (pos - lo) * (b - a), np.nan)
     return out

@@ -126,8 +126,10 @@ def _observe(res: Any, system: Any, problem: Any, opts: SimulationOptions) -> An
     res.model = str(getattr(system, "name", "") or "")
     compiled = getattr(problem, "compiled", None)
     modulated = set(opts.modulation or {})
-    H = getattr(system, "hamiltonian", None)
-    if modulated and H is not None and {str(s) for s in H.free_symbols} & modulated:
+    # only with modulation: a numeric system builds its symbolic H from Q on request,
+    # which costs more than the run itself at a hundred states
+    H = getattr(system, "hamiltonian", None) if modulated else None
+    if H is not None and {str(s) for s in H.free_symbols} & modulated:
         compiled = False  # H changes with the modulation: ∇H of a frozen H would be wrong
     res.observer = Observer(system, compiled)
     return res
