@@ -115,6 +115,13 @@ def test_intervals_equal_the_linear_regression_covariance():
     assert res.correlation[0, 1] == pytest.approx(corr, rel=1e-4)
     assert res.dof == dof and res.s2 == pytest.approx(rss[0] / dof / res.sigma["x"] ** 2,
                                                       rel=1e-6)
+    # a given noise level: s² = RSS/(m − p)/σ² is reported, the intervals do not move;
+    # "x:x" names the state x by its role
+    given = fit(_linear_system(), {"t": t, "x:x": y}, {"a": 1.0, "b": 0.0}, sigma=0.01,
+                x0=[x0], u=_ramp, method="midpoint", dt=0.02)
+    assert not given.sigma_estimated and given.sigma == {"x:x": 0.01}
+    assert given.s2 == pytest.approx(rss[0] / dof / 0.01 ** 2, rel=1e-6)
+    assert given.stderr["a"] == pytest.approx(res.stderr["a"], rel=1e-6)
 
 
 # ------------------------------------------------------------- multi-start (3)
@@ -124,7 +131,7 @@ def test_intervals_equal_the_linear_regression_covariance():
     pytest.param("processes", marks=pytest.mark.slow),
 ])
 def test_multistart_escapes_a_local_minimum(msd, truth, executor):
-    """From k = 0.7 the fit falls into the local minimum near k ≈ 0.7 (the forced response
+    """From k = 0.7 the fit stays in the local minimum at k ≈ 0.71 (the forced response
     of a soft spring); of the two Latin-hypercube starts (log scale: 0.2 … 30 spans 150×)
     one lies above √(0.2·30) ≈ 2.4, past the ridge at k ≈ 1.8, and finds the true k = 8."""
     t, q, _ = truth
@@ -333,3 +340,19 @@ def test_cli_user_errors(tmp_path, noisy, capsys, argv, words):
     assert code == 2 and err.startswith("error:") and err.count("\n") == 1
     for w in words:
         assert w in err
+
+
+# ------------------------------------------------------------------------- example
+@pytest.mark.slow
+def test_example_script(tmp_path, monkeypatch, capsys):
+    import runpy
+    import sys
+
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    png, csv = tmp_path / "fit.png", tmp_path / "data.csv"
+    monkeypatch.setattr(sys, "argv", ["fit_mass_spring_damper", "--out", str(png),
+                                      "--csv", str(csv)])
+    runpy.run_path(str(ROOT / "examples" / "fit_mass_spring_damper.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "inside the 95 % intervals: True" in out
+    assert png.stat().st_size > 10_000 and csv.read_text().count("\n") > 80

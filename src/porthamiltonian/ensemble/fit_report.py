@@ -230,7 +230,8 @@ class FitResult:
         if len(self.starts) > 1:
             best = int(np.argmin([c if math.isfinite(c) else np.inf for c in self.start_costs]))
             costs = ", ".join(f"{c:.4g}" for c in self.start_costs)
-            lines.append(f"  starts (cost, stage 1 weights): {costs}; best: start {best + 1}")
+            lines.append(f"  starts: cost {costs} (the first from the guess); best: start "
+                         f"{best + 1}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -295,9 +296,10 @@ class FitResult:
             top.legend(loc="best", fontsize="small")
             top.set_title(f"{n}: rms misfit {self.rms[n]:.3g}" + (f" {unit}" if unit else ""),
                           fontsize="medium")
-        fig.suptitle(f"fit of {self.model or 'the model'}: "
-                     + ", ".join(f"{n} = {self.values[n]:.4g}" for n in self.names),
-                     fontsize="medium")
+        fig.suptitle(f"fit of {self.model or 'the model'}: " + ", ".join(
+            f"{n} = {self.values[n]:.4g}" + (f" {pretty_unit(self.units[n])}"
+                                             if self.units.get(n) else "")
+            for n in self.names), fontsize="medium")
         if path is not None:
             try:
                 fig.savefig(path, dpi=100)
