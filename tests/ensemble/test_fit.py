@@ -200,6 +200,21 @@ def test_parameters_entering_as_a_product_are_named_not_identifiable(truth):
     assert res.to_dict()["parameters"]["c"]["stderr"] is None
 
 
+def test_a_free_response_names_m_c_and_k(msd, truth):
+    """Released with no force, x(t) depends on k/m and c/m only: scaling all three
+    together is a direction the data cannot see."""
+    t = truth[0]
+    y = np.asarray(_simulate(msd, t, t_end=8.0, u={"F": 0.0})["spring"])
+    y = y + 1e-4 * np.random.default_rng(0).standard_normal(t.size)
+    res = fit(msd, {"t": t, "spring": y}, {"m": (0.5, 5.0, 1.5), "c": (0.05, 3.0, 0.5),
+                                          "k": (1.0, 30.0, 6.0)}, u={"F": 0.0}, **TIGHT)
+    assert set(res.non_identifiable) == {"m", "c", "k"}
+    (direction,) = res.null_directions
+    assert np.allclose(np.abs(list(direction.values())), 1 / math.sqrt(3), rtol=1e-3)
+    assert res.values["k"] / res.values["m"] == pytest.approx(4.0, rel=1e-3)
+    assert "hold one of them" in res.summary()
+
+
 # ---------------------------------------------------------------- bad inputs (4)
 def _csv(path: pathlib.Path, text: str) -> pathlib.Path:
     path.write_text(text)

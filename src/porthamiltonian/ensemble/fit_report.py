@@ -177,7 +177,8 @@ class FitResult:
                 f"{along}" if parts else
                 f"not identifiable: {', '.join(self.non_identifiable)} (their runs fail "
                 "next to the optimum)") + \
-            "; fix all but one of them, or measure what tells them apart"
+            "; hold one of them at a known value (one per direction), or measure what " \
+            "tells them apart"
 
     # ------------------------------------------------------------------------ text
     def summary(self) -> str:
@@ -199,7 +200,7 @@ class FitResult:
             interval = f"[{lo:.6g}, {hi:.6g}]" if math.isfinite(se) else "(not identifiable)"
             flag = "  (at a bound)" if n in self.at_bound else (
                 "  (poorly determined)" if math.isfinite(se)
-                and se * 2 > abs(self.values[n]) > 0 else "")
+                and (hi - lo) / 2 > abs(self.values[n]) else "")
             rows.append(f"  {n:<{w}}  {self.values[n]:>12.6g}  "
                         f"{se:>11.3g}  {interval:<27}  "
                         f"{pretty_unit(self.units.get(n, '')) or '-'}{flag}")
