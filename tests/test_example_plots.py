@@ -91,6 +91,8 @@ FAST = [
     ("oscillator", "--t-end", "20", "--out", "{out}"),
     ("pendulum", "--steps", "2000", "--out", "{out}"),
     ("analysis_rlc_bode", "{out}"),
+    ("monte_carlo_motor", "--runs", "20", "--workers", "1", "--out", "{out}"),
+    ("sweep_rlc", "--workers", "1", "--out", "{out}"),
 ]
 
 SLOW = [
