@@ -16,8 +16,9 @@ from scipy import stats
 from porthamiltonian import PHS
 from porthamiltonian.cli import main
 from porthamiltonian.ensemble import runner
-from porthamiltonian.ensemble.fit import _Objective, fit
+from porthamiltonian.ensemble.fit import fit
 from porthamiltonian.ensemble.fit_data import parse_fit_param, read_data
+from porthamiltonian.ensemble.fit_objective import Objective, Problem, Target
 from porthamiltonian.errors import ModelError
 from porthamiltonian.io import load_model
 
@@ -164,13 +165,13 @@ def test_a_failing_point_is_a_large_residual(msd, truth):
     job = runner.job_from(msd, token="penalty", overrides={"t_end": 8.0}, times=t,
                           keep="series", names=None)
     prep = runner.prepared("penalty", runner.serialize(job))
-    from porthamiltonian.ensemble.fit import _Problem, _Target, _typical
+    from porthamiltonian.ensemble.fit import _typical
     from porthamiltonian.ensemble.fit_data import parse_params
 
     b = parse_params({"c": (-1.0, 2.0)}, ["c"])
-    problem = _Problem(b, _typical(b), (_Target("spring", "spring", "state", "m", ""),), t,
+    problem = Problem(b, _typical(b), (Target("spring", "spring", "state", "m", ""),), t,
                        q[:, None], np.array([res.sigma["spring"]]))
-    obj = _Objective(prep, problem)
+    obj = Objective(prep, problem)
     r = obj.penalized(np.array([-0.5]))
     assert np.all(r == problem.fail_residual) and 0.5 * r @ r > 1e6
     assert "StructureError" in obj.failure

@@ -71,195 +71,34 @@ import os
 import pathlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError, SimulationError
+from ..errors import ModelError
 from . import runner
 from .fit_data import Bounds, Data, parse_params, read_data, unit_scale
+from .fit_objective import (
+    FD_STEP,
+    ROLES,
+    RUN_ERRORS,
+    STORED,
+    Objective,
+    Outcome,
+    Problem,
+    Target,
+    solve,
+    start_task,
+)
 from .fit_report import FitResult, Series, statistics
 
 __all__ = ["fit", "FitResult", "RANK_TOL", "FD_STEP", "SCREEN_TOL", "POLISH_TOL"]
 
-#: relative finite-difference step of the sensitivities
-FD_STEP = 1e-4
 #: ``ftol`` and ``xtol`` of least_squares: the starts of a multi-start, the final fit
 SCREEN_TOL, POLISH_TOL = 1e-6, 1e-8
 #: singular values of the scaled Jacobian below this times the largest are rank-deficient
 RANK_TOL = 1e-6
-#: a failed run costs this many times the cost of predicting zero everywhere
-_FAIL_FACTOR = 1e6
-#: errors of a run at a trial point that make it a failed point, not a crash
-_RUN_ERRORS = (SimulationError, ModelError, ArithmeticError, ValueError,
-               np.linalg.LinAlgError)
-
-
-@dataclass(frozen=True)
-class _Target:
-    """One measured variable: the data ``column``, the result variable's ``name`` and
-    ``role`` (``None``: look it up by name), ``unit`` and ``kind``."""
-
-    column: str
-    name: str
-    role: str | None
-    unit: str
-    kind: str
-
-
-@dataclass(frozen=True)
-class _Problem:
-    """What every start needs (picklable: it travels to the workers)."""
-
-    bounds: Bounds
-    typical: np.ndarray
-    targets: tuple[_Target, ...]
-    times: np.ndarray
-    measured: np.ndarray            # (n_t, n_var), SI
-    sigma: np.ndarray               # (n_var,), SI
-    max_nfev: int | None = None
-    tol: float = 1e-8
-
-    @property
-    def fail_residual(self) -> float:
-        zero = 0.5 * float(np.sum((self.measured / self.sigma) ** 2))
-        cost = _FAIL_FACTOR * max(1.0, zero)
-        return math.sqrt(2.0 * cost / self.measured.size)
-
-
-@dataclass
-class _Outcome:
-    """One least-squares run: its start, optimum, cost (``inf`` when the run fails at
-    the optimum), SciPy's status, and how many simulations it took."""
-
-    x0: np.ndarray
-    x: np.ndarray
-    cost: float
-    success: bool
-    message: str
-    nsim: int
-    failure: str = ""
-
-
-# --------------------------------------------------------------------- the objective
-_ROLES = {"x": "state", "u": "input", "y": "output", "lambda": "multiplier"}
-_STORED = {"state": ("states", "x"), "input": ("inputs", "u"), "output": ("outputs", "y"),
-           "multiplier": ("multipliers", "lam")}
-
-
-def _series(res: Any, target: _Target) -> np.ndarray:
-    """The target's series in ``res`` (by role when the column named one)."""
-    if target.role in _STORED:
-        names, data = (getattr(res, a, None) for a in _STORED[target.role])
-        if names is not None and target.name in names:
-            return np.asarray(data, dtype=float)[:, list(names).index(target.name)]
-    return np.asarray(res[target.name], dtype=float)
-
-
-class _Objective:
-    """Residuals and central-difference sensitivities at parameter points (module
-    docstring), counting the simulations and remembering the last failure."""
-
-    def __init__(self, prep: Any, problem: _Problem) -> None:
-        self.prep, self.problem = prep, problem
-        self.nsim = 0
-        self.failure = ""
-        self._cache: dict[bytes, np.ndarray | None] = {}
-
-    def simulate(self, theta: np.ndarray) -> np.ndarray | None:
-        """Simulated series ``(n_t, n_var)`` at ``theta``, or ``None`` if the run fails."""
-        values = {n: float(v) for n, v in zip(self.problem.bounds.names, theta, strict=True)}
-        self.nsim += 1
-        try:
-            res = runner.simulate_at(self.prep, values)
-            t = np.asarray(res.t, dtype=float)
-            cols = [_series(res, tg) for tg in self.problem.targets]
-        except _RUN_ERRORS as err:
-            self.failure = f"{type(err).__name__}: {err}"
-            return None
-        times = self.problem.times
-        if t.shape != times.shape or not np.allclose(t, times, rtol=1e-12, atol=0.0):
-            self.failure = (f"the run saved {t.size} times, not the {times.size} data times "
-                            f"(it ended at t = {t[-1] if t.size else float('nan'):g} s)")
-            return None
-        sim = np.column_stack(cols)
-        if not np.all(np.isfinite(sim)):
-            i = int(np.argwhere(~np.isfinite(sim))[0, 0])
-            self.failure = f"the run gives non-finite values at t = {times[i]:g} s"
-            return None
-        return sim
-
-    def residual(self, theta: np.ndarray) -> np.ndarray | None:
-        """Weighted residuals (stacked variable by variable), ``None`` on failure."""
-        key = np.asarray(theta, dtype=float).tobytes()
-        if key not in self._cache:
-            sim = self.simulate(theta)
-            r = None if sim is None else \
-                ((sim - self.problem.measured) / self.problem.sigma).ravel(order="F")
-            self._cache = {key: r}  # least_squares asks for J at the point it just ran
-        return self._cache[key]
-
-    def penalized(self, theta: np.ndarray) -> np.ndarray:
-        r = self.residual(theta)
-        if r is None:
-            return np.full(self.problem.measured.size, self.problem.fail_residual)
-        return r
-
-    def jacobian(self, theta: np.ndarray, *, strict: bool = False) -> np.ndarray:
-        """Central differences (one-sided at a bound).  A column whose runs fail is
-        zero (``strict``: NaN)."""
-        b = self.problem.bounds
-        theta = np.asarray(theta, dtype=float)
-        r0 = self.residual(theta)
-        jac = np.zeros((self.problem.measured.size, theta.size))
-        for j in range(theta.size):
-            h = FD_STEP * max(abs(theta[j]), 1e-2 * self.problem.typical[j])
-            room_up, room_down = b.high[j] - theta[j], theta[j] - b.low[j]
-            if h > room_up and h > room_down:  # bounds narrower than the step
-                h = max(room_up, room_down)
-            up = self._shifted(theta, j, h) if h <= room_up else None
-            down = self._shifted(theta, j, -h) if h <= room_down else None
-            if up is not None and down is not None:
-                col = (up[1] - down[1]) / (up[0] - down[0])
-            elif up is not None and r0 is not None:
-                col = (up[1] - r0) / up[0]
-            elif down is not None and r0 is not None:
-                col = (r0 - down[1]) / down[0]
-            else:
-                col = np.full(jac.shape[0], np.nan if strict else 0.0)
-            jac[:, j] = col
-        return jac
-
-    def _shifted(self, theta: np.ndarray, j: int, h: float) -> tuple[float, np.ndarray] | None:
-        x = theta.copy()
-        x[j] = theta[j] + h
-        step = x[j] - theta[j]  # the step as represented
-        sim = self.simulate(x)
-        if sim is None:
-            return None
-        return step, ((sim - self.problem.measured) / self.problem.sigma).ravel(order="F")
-
-
-def _solve(prep: Any, problem: _Problem, x0: np.ndarray) -> _Outcome:
-    """One ``least_squares`` run from ``x0``."""
-    from scipy.optimize import least_squares
-
-    obj = _Objective(prep, problem)
-    b = problem.bounds
-    x0 = np.clip(np.asarray(x0, dtype=float), b.low, b.high)
-    sol = least_squares(obj.penalized, x0, jac=obj.jacobian, bounds=(b.low, b.high),
-                        x_scale=problem.typical, method="trf", max_nfev=problem.max_nfev,
-                        ftol=problem.tol, xtol=problem.tol)
-    r = obj.residual(sol.x)
-    cost = math.inf if r is None else 0.5 * float(r @ r)
-    return _Outcome(x0, np.asarray(sol.x, dtype=float), cost, bool(sol.success) and r is not None,
-                    str(sol.message), obj.nsim, "" if r is not None else obj.failure)
-
-
-def _start_task(token: str, payload: bytes, problem: _Problem, x0: np.ndarray) -> _Outcome:
-    """A start on a worker: the job compiled once per process, then one whole fit."""
-    return _solve(runner.prepared(token, payload), problem, x0)
 
 
 # ---------------------------------------------------------------------------- set-up
@@ -318,13 +157,13 @@ def _overrides(model: Any, data: Data, t_end: float | None,
     return over
 
 
-def _targets(res: Any, data: Data) -> tuple[tuple[_Target, ...], np.ndarray]:
+def _targets(res: Any, data: Data) -> tuple[tuple[Target, ...], np.ndarray]:
     """Each data column as a result variable, and the data converted to SI units."""
     variables = list(res.variables)
     out, cols = [], []
     for j, column in enumerate(data.columns):
         prefix, sep, rest = column.partition(":")
-        role = _ROLES.get(prefix) if sep else None
+        role = ROLES.get(prefix) if sep else None
         name = rest if role else column
         match = [v for v in variables if v.name == name and (role is None or v.role == role)]
         if not match:
@@ -334,13 +173,13 @@ def _targets(res: Any, data: Data) -> tuple[tuple[_Target, ...], np.ndarray]:
                              "choose a state, input or output of the same name)")
         v = match[0]
         scale, offset = unit_scale(data.units[j], v.unit, f"{data.source}: column {column!r}")
-        out.append(_Target(column, v.name, role or (v.role if v.role in _STORED else None),
+        out.append(Target(column, v.name, role or (v.role if v.role in STORED else None),
                            v.unit, v.kind))
         cols.append(data.values[:, j] * scale + offset)
     return tuple(out), np.column_stack(cols)
 
 
-def _sigma(sigma: Any, targets: Sequence[_Target]) -> np.ndarray | None:
+def _sigma(sigma: Any, targets: Sequence[Target]) -> np.ndarray | None:
     """The given noise levels (SI), one per variable; ``None`` when to be estimated."""
     if sigma is None:
         return None
@@ -479,7 +318,7 @@ def fit(model: Any, data: Any, params: Mapping[str, Any], *,
     targets, values = _targets(res0, measured)
     given = _sigma(sigma, targets)
     scale = np.sqrt(np.mean(values ** 2, axis=0))
-    problem = _Problem(bounds, _typical(bounds), targets, measured.t, values,
+    problem = Problem(bounds, _typical(bounds), targets, measured.t, values,
                        given if given is not None else np.where(scale > 0, scale, 1.0),
                        tol=SCREEN_TOL if starts > 1 else POLISH_TOL)
     outcomes = _run_starts(prep, problem, _start_points(bounds, int(starts), int(seed)),
@@ -494,7 +333,7 @@ def fit(model: Any, data: Any, params: Mapping[str, Any], *,
     polish = starts > 1
     problem = replace(problem, tol=POLISH_TOL)
     if given is None:  # stage 2: noise levels from the residuals, refit when they weigh
-        sim = _Objective(prep, problem).simulate(best.x)
+        sim = Objective(prep, problem).simulate(best.x)
         nsim += 1
         if sim is not None:
             rms = np.sqrt(np.mean((sim - values) ** 2, axis=0))
@@ -502,11 +341,11 @@ def fit(model: Any, data: Any, params: Mapping[str, Any], *,
             problem = replace(problem, sigma=np.maximum(rms, tiny))
             polish = polish or len(targets) > 1
     if polish:  # from the best start, with the final weights and tolerance
-        final = _solve(prep, problem, best.x)
+        final = solve(prep, problem, best.x)
         nsim += final.nsim
         if not math.isfinite(final.cost):  # keep the best start's point
             final = best
-    obj = _Objective(prep, problem)
+    obj = Objective(prep, problem)
     r = obj.residual(final.x)
     sim = None if r is None else r.reshape(values.shape, order="F") * problem.sigma + values
     jac = obj.jacobian(final.x, strict=True) if r is not None else None
@@ -544,23 +383,23 @@ def _first_run(prep: Any, bounds: Bounds) -> Any:
     guess = {n: float(v) for n, v in zip(bounds.names, bounds.guess, strict=True)}
     try:
         return runner.simulate_at(prep, guess)
-    except _RUN_ERRORS as err:
+    except RUN_ERRORS as err:
         first = f"{type(err).__name__}: {err}"
     try:
         return runner.simulate_at(prep, {})
-    except _RUN_ERRORS:
+    except RUN_ERRORS:
         pass
     raise ModelError(f"the model does not run at the initial guess "
                      f"({', '.join(f'{k} = {v:g}' for k, v in guess.items())}): {first}")
 
 
-def _run_starts(prep: Any, problem: _Problem, points: list[np.ndarray], token: str,
+def _run_starts(prep: Any, problem: Problem, points: list[np.ndarray], token: str,
                 payload: bytes, executor: Any, workers: int | None,
-                progress: Callable[[int, int, float], None] | None) -> list[_Outcome]:
+                progress: Callable[[int, int, float], None] | None) -> list[Outcome]:
     """Every start's outcome, in start order; one start runs in this process."""
-    outcomes: list[_Outcome | None] = [None] * len(points)
+    outcomes: list[Outcome | None] = [None] * len(points)
     if len(points) == 1:
-        outcomes[0] = _solve(prep, problem, points[0])
+        outcomes[0] = solve(prep, problem, points[0])
         if progress is not None:
             progress(1, 1, outcomes[0].cost)
         return [o for o in outcomes if o is not None]
@@ -568,7 +407,7 @@ def _run_starts(prep: Any, problem: _Problem, points: list[np.ndarray], token: s
 
     with open_executor(executor, workers) as pool:
         for done, (k, outcome) in enumerate(
-                pool.map_unordered(_start_task, points, token, payload, problem), start=1):
+                pool.map_unordered(start_task, points, token, payload, problem), start=1):
             outcomes[k] = outcome
             if progress is not None:
                 progress(done, len(points), outcome.cost)
