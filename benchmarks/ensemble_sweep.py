@@ -80,6 +80,11 @@ def child(mode: str, path: str, runs: int, points: int, out: str | None) -> None
     start = time.perf_counter()
     if mode == "loop":
         plain_loop(pathlib.Path(path), runs, points)
+    elif mode == "loop1":
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1):
+            plain_loop(pathlib.Path(path), runs, points)
     elif mode == "dask":
         from dask.distributed import Client, LocalCluster
 
@@ -108,6 +113,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=1000)
     ap.add_argument("--points", type=int, default=101)
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--modes", default="loop,loop1,pool,pool-nc,dask",
+                    help="which to run, of loop, loop1, pool, pool-nc, dask")
     ap.add_argument("--child")
     ap.add_argument("--model")
     ap.add_argument("--out")
@@ -119,24 +126,32 @@ def main() -> None:
     path = tmp / "ladder50.yaml"
     path.write_text(model_text())
     results = {}
-    for mode, out in (("loop", None), ("pool", None), ("pool", str(tmp / "runs.nc")),
-                      ("dask", str(tmp / "runs-dask.nc"))):
-        label = mode + (" → netCDF" if out else (" in memory" if mode == "pool" else ""))
+    every = {"loop": ("loop", None), "loop1": ("loop1", None), "pool": ("pool", None),
+             "pool-nc": ("pool", str(tmp / "runs.nc")),
+             "dask": ("dask", str(tmp / "runs-dask.nc"))}
+    for mode, out in (every[m] for m in args.modes.split(",")):
+        label = {"loop": "loop", "loop1": "loop, 1 BLAS thread"}.get(mode, mode) + (
+            " → netCDF" if out else (" in memory" if mode == "pool" else ""))
         best = min((measure(mode, path, args.runs, args.points, out)
                     for _ in range(args.repeat)), key=lambda r: r["wall"])
         results[label] = best
         print(f"{label:22s} {best['wall']:8.2f} s  {1e3 * best['wall'] / args.runs:7.2f} "
               f"ms/run  client max RSS {best['rss_mib']:7.0f} MiB", flush=True)
+    if "loop" not in results or "loop, 1 BLAS thread" not in results:
+        return
     loop = results["loop"]["wall"]
+    single = results["loop, 1 BLAS thread"]["wall"]
     print(f"\n{args.runs} runs of a {2 * SECTIONS}-state ladder, 200 midpoint steps each, "
           f"{args.points} saved times; wall-clock, best of {args.repeat}")
     for label, r in results.items():
-        print(f"  {label:22s} speed-up over the plain loop {loop / r['wall']:5.2f}×, "
-              f"overhead per run vs the loop {1e3 * (r['wall'] - loop / 2) / args.runs:+.2f} ms "
-              "(against half the loop: 2 workers)" if label != "loop" else
-              f"  {label:22s} {1e3 * loop / args.runs:.2f} ms per run")
+        if label.startswith("loop"):
+            print(f"  {label:26s} {1e3 * r['wall'] / args.runs:.2f} ms per run")
+            continue
+        print(f"  {label:26s} {loop / r['wall']:5.2f}× the plain loop, {single / r['wall']:5.2f}× "
+              f"the single-threaded loop; overhead per run over half the single-threaded "
+              f"loop (2 workers): {1e3 * (r['wall'] - single / 2) / args.runs:+.2f} ms")
     size = np.dtype(float).itemsize * args.runs * args.points
-    print(f"  one series over all runs: {size / 2**20:.1f} MiB")
+    print(f"  one series over all runs: {size / 2**20:.2f} MiB")
 
 
 if __name__ == "__main__":

@@ -102,6 +102,7 @@ SLOW = [
     ("control_iwp_ida_pbc", "--out", "{out}"),
     ("distributed_line", "--out", "{out}"),
     ("crank_mtf", "{out}"),
+    ("fit_mass_spring_damper", "--out", "{out}"),
 ]
 
 

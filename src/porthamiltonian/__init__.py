@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the names of __all__, for type checkers and the import grap
     from .compiled import PowerBalance
     from .descriptor import DescriptorPHS
     from .dirac import DiracStructure
+    from .ensemble import fit, sweep
     from .errors import (
         CausalityError,
         ExpressionError,
@@ -35,7 +36,7 @@ if TYPE_CHECKING:  # the names of __all__, for type checkers and the import grap
 # Subpackages with their own namespace (``porthamiltonian.distributed.wave(...)``) are
 # imported on first attribute access too.
 _SUBPACKAGES = frozenset(
-    {"analysis", "bondgraph", "control", "distributed", "io", "lagrange",
+    {"analysis", "bondgraph", "control", "distributed", "ensemble", "io", "lagrange",
      "library", "mechanics", "network", "simulate"}
 )
 
@@ -73,6 +74,10 @@ def _load(name: str) -> Any:
         from . import interconnection
 
         return getattr(interconnection, name)
+    if name in ("sweep", "fit"):
+        from . import ensemble
+
+        return getattr(ensemble, name)
     if name == "SimulationResult":
         from .simulate import SimulationResult
 
@@ -110,6 +115,8 @@ __all__ = [
     "BondGraph",
     "simulate",
     "SimulationResult",
+    "sweep",
+    "fit",
     "DescriptorPHS",
     "DiracStructure",
     "PowerBalance",

@@ -187,3 +187,17 @@ def test_a_100_point_sweep_on_a_dask_cluster_equals_the_local_run(oscillator):
         np.testing.assert_allclose(remote[name].values, local[name].values, rtol=1e-13,
                                    atol=1e-16)
     np.testing.assert_array_equal(remote["c"].values, local["c"].values)
+
+
+def test_a_dataset_too_large_for_memory_is_refused_with_the_way_out(oscillator, monkeypatch,
+                                                                    tmp_path):
+    from porthamiltonian.ensemble import store
+
+    monkeypatch.setattr(store, "memory_budget", lambda: 10_000)
+    with pytest.raises(ModelError, match=r"in memory \(3 runs × 51 times × \d+ series\); "
+                                         r"write it to a file as the runs finish"):
+        sweep(oscillator, {"c": [0.1, 0.2, 0.3]}, executor="serial", n_times=51)
+    # streamed to a file, or as a summary, the same sweep runs
+    ds = sweep(oscillator, {"c": [0.1, 0.2, 0.3]}, executor="serial", n_times=51,
+               out=tmp_path / "big.nc")
+    assert ds.sizes["run"] == 3 and int(ds["success"].sum()) == 3

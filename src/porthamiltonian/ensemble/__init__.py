@@ -8,8 +8,9 @@ this machine's processes or a Dask cluster (docs/ensembles.md).
 from __future__ import annotations
 
 from .executors import open_executor
+from .fit import FitResult, fit
 from .space import Points, from_table, grid, latin_hypercube, monte_carlo, parse_param
 from .sweep import sweep
 
-__all__ = ["sweep", "Points", "grid", "latin_hypercube", "monte_carlo", "from_table",
-           "parse_param", "open_executor"]
+__all__ = ["sweep", "fit", "FitResult", "Points", "grid", "latin_hypercube", "monte_carlo",
+           "from_table", "parse_param", "open_executor"]

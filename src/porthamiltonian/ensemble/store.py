@@ -41,7 +41,7 @@ from .runner import RunRecord
 from .space import Points
 from .stats import STATISTICS, Moments, quantile_label, quantiles_by_block
 
-__all__ = ["MemoryStore", "NetCDFStore", "open_store", "RUN_VARIABLES"]
+__all__ = ["MemoryStore", "NetCDFStore", "open_store", "RUN_VARIABLES", "memory_budget"]
 
 #: the per-run variables: name → (units, description, dtype)
 RUN_VARIABLES: dict[str, tuple[str, str, str]] = {
@@ -57,6 +57,17 @@ RUN_VARIABLES: dict[str, tuple[str, str, str]] = {
 def _series_attrs(v: Any) -> dict[str, str]:
     return {"long_name": v.name, "units": v.unit, "kind": v.kind, "role": v.role,
             "element": v.element, "description": v.description}
+
+
+def memory_budget() -> int:
+    """Bytes an in-memory dataset may take: half the physical memory (4 GiB where it
+    cannot be read)."""
+    import os
+
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (AttributeError, ValueError, OSError):
+        return 4 * 2**30
 
 
 class _Base:
@@ -78,15 +89,17 @@ class _Base:
     def _start_series(self, rec: RunRecord) -> None:
         """Create the series' variables from the first successful run."""
 
-    def add(self, rec: RunRecord) -> None:
-        if rec.ok and not self.variables and rec.variables:
-            self.variables = list(rec.variables)
-            self._start_series(rec)
-        self.ok[rec.index] = rec.ok
-        self.failed += not rec.ok
-        self._write(rec)
+    def add(self, records: list[RunRecord]) -> None:
+        """Store the runs of one task (consecutive indices, as the sweep makes them)."""
+        for rec in records:
+            if rec.ok and not self.variables and rec.variables:
+                self.variables = list(rec.variables)
+                self._start_series(rec)
+            self.ok[rec.index] = rec.ok
+            self.failed += not rec.ok
+        self._write(records)
 
-    def _write(self, rec: RunRecord) -> None:
+    def _write(self, records: list[RunRecord]) -> None:
         raise NotImplementedError
 
     def statistics(self, moments: dict[str, Moments], quantiles: Sequence[float]
@@ -123,21 +136,29 @@ class MemoryStore(_Base):
         self.finals: dict[str, np.ndarray] = {}
 
     def _start_series(self, rec: RunRecord) -> None:
+        need = 8 * self.n * self.times.size * len(self.variables) if self._has_series() else 0
+        if need > memory_budget():
+            raise ModelError(
+                f"the dataset would take {need / 2**30:.1f} GiB in memory ({self.n} runs × "
+                f"{self.times.size} times × {len(self.variables)} series); write it to a "
+                "file as the runs finish (out='runs.nc', --out runs.nc), keep fewer times "
+                "(n_times) or variables, or keep='summary'")
         for v in self.variables:
             if self._has_series():
                 self.series[v.name] = np.full((self.n, self.times.size), np.nan)
             self.finals[v.name] = np.full(self.n, np.nan)
 
-    def _write(self, rec: RunRecord) -> None:
-        k = rec.index
-        for name in RUN_VARIABLES:
-            self.run[name][k] = getattr(rec, name) if name != "success" else int(rec.ok)
-        self.message[k] = rec.message
-        for name, arr in self.series.items():
-            if rec.series and name in rec.series:
-                arr[k] = rec.series[name]
-        for name, arr in self.finals.items():
-            arr[k] = rec.finals.get(name, np.nan)
+    def _write(self, records: list[RunRecord]) -> None:
+        for rec in records:
+            k = rec.index
+            for name in RUN_VARIABLES:
+                self.run[name][k] = getattr(rec, name) if name != "success" else int(rec.ok)
+            self.message[k] = rec.message
+            for name, arr in self.series.items():
+                if rec.series and name in rec.series:
+                    arr[k] = rec.series[name]
+            for name, arr in self.finals.items():
+                arr[k] = rec.finals.get(name, np.nan)
 
     def _column_block(self, name: str, times: slice) -> np.ndarray:
         return self.series[name][:, times]
@@ -226,8 +247,11 @@ class NetCDFStore(_Base):
         nc, t = self.nc, self.times.size
         for v in self.variables:
             if self._has_series():
+                # a run's row is one chunk, written whole: a cache of two chunks per
+                # variable (HDF5's default, ~1 MiB each, grows with the variables)
                 var = nc.createVariable(netcdf_name(v.name), "f8", ("run", "time"),
-                                        fill_value=np.nan, chunksizes=(1, max(1, t)))
+                                        fill_value=np.nan, chunksizes=(1, max(1, t)),
+                                        chunk_cache=16 * max(1, t))
                 var.setncatts(_series_attrs(v))
                 self.series_vars[v.name] = var
             fin = nc.createVariable(netcdf_name(f"{v.name}.final"), "f8", ("run",),
@@ -236,17 +260,30 @@ class NetCDFStore(_Base):
                            "description": f"last value of {v.name}"})
             self.final_vars[v.name] = fin
 
-    def _write(self, rec: RunRecord) -> None:
-        k = rec.index
+    def _write(self, records: list[RunRecord]) -> None:
+        """One write per variable for each block of consecutive runs (a write costs
+        about as much for one run as for a block: the file is written run by run)."""
+        records = sorted(records, key=lambda r: r.index)
+        start = 0
+        for end in range(1, len(records) + 1):
+            if end == len(records) or records[end].index != records[end - 1].index + 1:
+                self._write_block(records[start:end])
+                start = end
+
+    def _write_block(self, block: list[RunRecord]) -> None:
+        rows = slice(block[0].index, block[-1].index + 1)
         for name, var in self.run_vars.items():
-            var[k] = int(rec.ok) if name == "success" else getattr(rec, name)
-        self.message[k] = rec.message
+            var[rows] = np.array([int(r.ok) if name == "success" else getattr(r, name)
+                                  for r in block])
+        for r in block:  # variable-length strings: one at a time
+            self.message[r.index] = r.message
+        t = self.times.size
         for name, var in self.series_vars.items():
-            if rec.series and name in rec.series:
-                var[k, :] = rec.series[name]
+            var[rows, :] = np.vstack([r.series[name] if r.series and name in r.series
+                                      else np.full(t, np.nan) for r in block])
         for name, var in self.final_vars.items():
-            var[k] = rec.finals.get(name, np.nan)
-        self.written[k] = True
+            var[rows] = np.array([r.finals.get(name, np.nan) for r in block])
+        self.written[rows] = True
 
     def _column_block(self, name: str, times: slice) -> np.ndarray:
         return np.ma.filled(self.series_vars[name][:, times], np.nan)

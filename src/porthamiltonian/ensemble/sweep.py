@@ -19,7 +19,7 @@ from __future__ import annotations
 import pathlib
 import sys
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -124,9 +124,11 @@ def _times(times: Any, n_times: int | None, span: tuple[float, float],
     return np.linspace(span[0], span[1], int(n)), None
 
 
-def _chunks(points: Points, size: int) -> list[list[tuple[int, dict[str, float]]]]:
-    rows = [(k, points.row(k)) for k in range(len(points))]
-    return [rows[a:a + size] for a in range(0, len(rows), size)]
+def _chunks(points: Points, size: int) -> Iterator[list[tuple[int, dict[str, float]]]]:
+    """Chunks of ``(index, point)`` made as the executor asks for them (a grid of
+    millions of points is never one list of dicts)."""
+    for a in range(0, len(points), size):
+        yield [(k, points.row(k)) for k in range(a, min(len(points), a + size))]
 
 
 def sweep(model: Any, params: Any = None, *, samples: int | None = None,
@@ -220,8 +222,7 @@ def sweep(model: Any, params: Any = None, *, samples: int | None = None,
         try:
             for _, (records, part) in pool.map_unordered(run_chunk, _chunks(points, int(size)),
                                                          token, payload):
-                for rec in records:
-                    store.add(rec)
+                store.add(records)
                 merge_moments(moments, part)
                 if bar is not None:
                     bar.update(len(records))
