@@ -24,8 +24,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="sweep_rlc.png")
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--values", type=int, default=12, help="how many values of R")
     args = ap.parse_args()
-    R = np.linspace(2.0, 40.0, 12)
+    R = np.linspace(2.0, 40.0, args.values)
     ds = sweep(MODEL, {"R": R}, t_end=1.0, dt=5e-5, n_times=4001, workers=args.workers)
     L, C, w = 0.1, 1e-3, 2 * np.pi * 50
     late = ds["time"] > 0.8  # the transient (decay rate R/2L ≥ 10 /s) has died out

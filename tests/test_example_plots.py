@@ -92,7 +92,7 @@ FAST = [
     ("pendulum", "--steps", "2000", "--out", "{out}"),
     ("analysis_rlc_bode", "{out}"),
     ("monte_carlo_motor", "--runs", "20", "--workers", "1", "--out", "{out}"),
-    ("sweep_rlc", "--workers", "1", "--out", "{out}"),
+    ("sweep_rlc", "--values", "4", "--workers", "1", "--out", "{out}"),
 ]
 
 SLOW = [
@@ -102,7 +102,6 @@ SLOW = [
     ("control_iwp_ida_pbc", "--out", "{out}"),
     ("distributed_line", "--out", "{out}"),
     ("crank_mtf", "{out}"),
-    ("fit_mass_spring_damper", "--out", "{out}"),
 ]
 
 

@@ -22,7 +22,7 @@ def run_cli(*args: str, cwd=None) -> subprocess.CompletedProcess:
 def test_sweep_writes_run_by_time_with_each_parameter_a_coordinate(tmp_path):
     out = tmp_path / "runs.nc"
     proc = run_cli("sweep", MODEL, "--param", "R=1:10:4", "--param", "L=0.01,0.02",
-                   "--t-end", "0.02", "--dt", "1e-4", "--out", str(out), "--workers", "2")
+                   "--t-end", "0.02", "--dt", "1e-4", "--out", str(out), "--workers", "1")
     assert proc.returncode == 0, proc.stderr
     assert "sweep: 8 runs, 0 failed" in proc.stdout and str(out) in proc.stdout
     ds = xr.open_dataset(out)
@@ -70,7 +70,10 @@ def test_a_table_gives_the_points_and_a_bad_point_is_reported(tmp_path, capsys):
     (("--param", "R=1,2", "--param", "R=3"), "--param R is given more than once"),
     (("--param", "R=5:1", "--samples", "3"), "needs low < high"),
 ])
-def test_bad_options_give_one_error_line(args, message, capsys):
+def test_bad_options_give_one_error_line(args, message, capsys, monkeypatch):
+    from porthamiltonian.ensemble import executors
+
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", "0.5s")  # nothing listens there
     assert main(["sweep", MODEL, "--t-end", "0.01", *args]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines

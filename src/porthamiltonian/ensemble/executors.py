@@ -32,6 +32,8 @@ __all__ = ["Pool", "open_executor", "single_threaded", "CLUSTER_EXTRA", "EXECUTO
 CLUSTER_EXTRA = 'pip install "porthamiltonian[cluster]"'
 #: the executors named by a string
 EXECUTORS = ("serial", "processes")
+#: how long to wait for a Dask scheduler to answer
+CONNECT_TIMEOUT = "5s"
 
 
 def _cpus() -> int:
@@ -202,7 +204,7 @@ def _connect(address: str) -> Any:
         raise ModelError(f"a Dask scheduler ({address}) needs dask.distributed, which is "
                          f"not installed; install the cluster extra: {CLUSTER_EXTRA}") from None
     try:
-        return Client(address, timeout="5s")
+        return Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as err:
         raise ModelError(f"cannot reach the Dask scheduler at {address} ({err}); start one "
                          "with `dask scheduler` and workers with `dask worker ADDRESS`, "
