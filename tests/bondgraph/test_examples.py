@@ -82,6 +82,11 @@ def duffing(p, x, u):
     return ({"K1": v, "M1": u["F"] - p["k"] * q - p["k3"] * q**3 - p["b"] * v}, {"F": v})
 
 
+def mass_spring_damper(p, x, u):
+    q, v = x["spring"], x["mass"] / p["m"]       # spring compliance 1/k
+    return ({"spring": v, "mass": u["F"] - p["k"] * q - p["c"] * v}, {"F": v})
+
+
 def planar(p, x, u):
     K = np.array([[p["kx"], p["kxy"]], [p["kxy"], p["ky"]]])
     D = np.diag([p["d"], 2 * p["d"]])
@@ -174,6 +179,7 @@ EXAMPLES: dict[str, tuple[Ref, int]] = {
     "hydraulic_cylinder.yaml": (hydraulic_cylinder, 2),
     "crank_mtf.yaml": (crank_mtf, 3),
     "duffing_spring_mass.yaml": (duffing, 2),
+    "mass_spring_damper.yaml": (mass_spring_damper, 2),
     "planar_mass_spring.yaml": (planar, 4),
     "elevator.yaml": (elevator, 4),
     "servo_order1.yaml": (servo1, 1),

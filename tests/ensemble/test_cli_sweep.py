@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 import xarray as xr
@@ -14,17 +11,12 @@ from porthamiltonian.cli import main
 MODEL = "examples/models/series_rlc.yaml"
 
 
-def run_cli(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "porthamiltonian", *args],
-                          capture_output=True, text=True, timeout=300, cwd=cwd)
-
-
-def test_sweep_writes_run_by_time_with_each_parameter_a_coordinate(tmp_path):
+def test_sweep_writes_run_by_time_with_each_parameter_a_coordinate(tmp_path, capsys):
     out = tmp_path / "runs.nc"
-    proc = run_cli("sweep", MODEL, "--param", "R=1:10:4", "--param", "L=0.01,0.02",
-                   "--t-end", "0.02", "--dt", "1e-4", "--out", str(out), "--workers", "1")
-    assert proc.returncode == 0, proc.stderr
-    assert "sweep: 8 runs, 0 failed" in proc.stdout and str(out) in proc.stdout
+    assert main(["sweep", MODEL, "--param", "R=1:10:4", "--param", "L=0.01,0.02",
+                 "--t-end", "0.02", "--dt", "1e-4", "--out", str(out), "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "sweep: 8 runs, 0 failed" in text and str(out) in text
     ds = xr.open_dataset(out)
     assert ds["L1.i"].dims == ("run", "time") and ds.sizes["run"] == 8
     np.testing.assert_allclose(ds["R"].values, np.repeat([1.0, 4.0, 7.0, 10.0], 2))

@@ -170,12 +170,12 @@ def test_bad_requests_name_what_is_wrong(oscillator):
 def test_a_100_point_sweep_on_a_dask_cluster_equals_the_local_run(oscillator):
     from dask import distributed
     params = {"c": np.linspace(0.05, 0.5, 10), "k": np.linspace(1.0, 4.0, 10)}
-    local = sweep(oscillator, params, executor="serial", t_end=1.0, n_times=51,
+    local = sweep(oscillator, params, executor="serial", t_end=0.5, n_times=26,
                   progress=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
-        remote = sweep(oscillator, params, executor=client, t_end=1.0, n_times=51,
+        remote = sweep(oscillator, params, executor=client, t_end=0.5, n_times=26,
                        progress=False)
         assert len(client.scheduler_info()["workers"]) == 2
         # the model was compiled on the workers, not shipped compiled: both ran runs
