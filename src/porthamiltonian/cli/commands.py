@@ -73,14 +73,19 @@ def _limit_argument(p: argparse.ArgumentParser) -> None:
 
 
 # ----------------------------------------------------------------------------- simulate
-def _simulate_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("model", help="model file (.yaml, .yml or .json)")
-    _limit_argument(p)
+def _run_arguments(p: argparse.ArgumentParser) -> None:
+    """What overrides a model file's ``simulate:`` section (``simulate`` and ``sweep``)."""
     p.add_argument("--t-end", type=float, help="end time in s (default: simulate.t_end)")
     p.add_argument("--dt", type=float,
                    help="fixed step in s (default: simulate.dt; without one, adaptive steps)")
     p.add_argument("--method", help=f"one of {', '.join(METHOD_NAMES)} "
                    "(default: simulate.method or auto)")
+
+
+def _simulate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    _limit_argument(p)
+    _run_arguments(p)
     p.add_argument("--rtol", type=float, default=1e-6,
                    help="relative local error tolerance of adaptive steps (default 1e-6)")
     p.add_argument("--atol", type=float, default=1e-9,
@@ -152,10 +157,7 @@ def _sweep_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed of --samples (default 0)")
     p.add_argument("--table", metavar="FILE.csv",
                    help="the parameter points as a CSV table, one column per parameter")
-    p.add_argument("--t-end", type=float, help="end time in s (default: simulate.t_end)")
-    p.add_argument("--dt", type=float, help="fixed step in s (default: simulate.dt)")
-    p.add_argument("--method", help=f"one of {', '.join(METHOD_NAMES)} "
-                   "(default: simulate.method or auto)")
+    _run_arguments(p)
     p.add_argument("--points", type=int, default=None, metavar="N",
                    help="saved times per run, evenly spaced (default 501)")
     p.add_argument("--keep", choices=("series", "summary"), default="series",

@@ -136,7 +136,8 @@ class MemoryStore(_Base):
         self.finals: dict[str, np.ndarray] = {}
 
     def _start_series(self, rec: RunRecord) -> None:
-        need = 8 * self.n * self.times.size * len(self.variables) if self._has_series() else 0
+        per_run = len(self.variables) * ((self.times.size if self._has_series() else 0) + 1)
+        need = 8 * self.n * per_run  # the series and the final values, float64
         if need > memory_budget():
             raise ModelError(
                 f"the dataset would take {need / 2**30:.1f} GiB in memory ({self.n} runs × "
