@@ -61,6 +61,9 @@ def test_a_table_gives_the_points_and_a_bad_point_is_reported(tmp_path, capsys):
     (("--param", "R=1,2", "--scheduler", "tcp://127.0.0.1:1"), "cannot reach the Dask"),
     (("--param", "R=1,2", "--param", "R=3"), "--param R is given more than once"),
     (("--param", "R=5:1", "--samples", "3"), "needs low < high"),
+    (("--param", "R=1:5", "--samples", "3", "--seed", "-1"), "seed must be a non-negative"),
+    (("--param", "R=1,2", "--t-end", "-1"), "must end after it starts"),
+    (("--param", "R=1,2", "--dt", "0"), "dt must be a positive number"),
 ])
 def test_bad_options_give_one_error_line(args, message, capsys, monkeypatch):
     from porthamiltonian.ensemble import executors

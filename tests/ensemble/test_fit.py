@@ -269,6 +269,7 @@ def test_bad_options(msd, noisy):
         (dict(t_end=5.0), ["t_end = 5", "past"]),
         (dict(starts=0), ["starts"]),
         (dict(seed=1.5), ["seed"]),
+        (dict(seed=-1), ["seed must be a non-negative integer"]),
         (dict(sigma=-1.0), ["sigma of spring", "positive"]),
         (dict(sigma={"spring": 0.1}), ["no noise level for mass.v"]),
         (dict(sigma={"q": 0.1, "spring": 0.1, "mass.v": 0.1}), ["'q'", "spring, mass.v"]),

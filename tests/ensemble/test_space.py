@@ -55,6 +55,14 @@ def test_tables_from_files_and_mappings(tmp_path):
         from_table(path)
     with pytest.raises(ModelError, match="same number of values"):
         from_table({"R": [1, 2], "L": [1]})
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(ModelError, match="p.csv: not a CSV text file"):
+        from_table(path)
+    from porthamiltonian.io.limits import raised
+
+    with raised({"table_mb": 1e-6}), pytest.raises(ModelError, match=r"more than the limit "
+                                                   r"of 1e-06 MB \(--limit table_mb=N"):
+        from_table(path)
 
 
 @pytest.mark.parametrize("text, sampled, expected", [

@@ -293,8 +293,8 @@ def fit(model: Any, data: Any, params: Mapping[str, Any], *,
     """
     if isinstance(starts, bool) or not isinstance(starts, (int, np.integer)) or starts < 1:
         raise ModelError(f"starts must be a positive integer, got {starts!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ModelError(f"seed must be an integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ModelError(f"seed must be a non-negative integer, got {seed!r}")
     target, known, title = _load(model)
     measured = read_data(data)
     if variables is not None:

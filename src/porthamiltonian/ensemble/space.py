@@ -130,12 +130,20 @@ def _count(n: Any) -> int:
     return int(n)
 
 
+def _seed(seed: Any) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ModelError(f"the seed must be a non-negative integer (or None), got {seed!r}")
+    return int(seed)
+
+
 def latin_hypercube(params: Mapping[str, Any], n: int, seed: int | None = 0) -> Points:
     """``n`` Latin-hypercube points over the parameters' ranges (see the module
     docstring for what a range may be)."""
     from scipy.stats import qmc
 
-    n = _count(n)
+    n, seed = _count(n), _seed(seed)
     unit = qmc.LatinHypercube(d=max(1, len(params)), seed=seed).random(n) if params else \
         np.zeros((n, 0))
     return _sampled(params, n, "latin_hypercube", seed, unit)
@@ -143,7 +151,7 @@ def latin_hypercube(params: Mapping[str, Any], n: int, seed: int | None = 0) -> 
 
 def monte_carlo(params: Mapping[str, Any], n: int, seed: int | None = 0) -> Points:
     """``n`` independent random points over the parameters' ranges."""
-    n = _count(n)
+    n, seed = _count(n), _seed(seed)
     unit = np.random.default_rng(seed).random((n, len(params)))
     return _sampled(params, n, "monte_carlo", seed, unit)
 
@@ -152,13 +160,23 @@ def from_table(table: Any) -> Points:
     """Points from a CSV file (a header row of parameter names, one row per run), a
     :class:`pandas.DataFrame` or a mapping ``{name: column}``."""
     if isinstance(table, (str, pathlib.Path)):
+        from ..io.limits import current
+
         path = pathlib.Path(table)
+        limit = current().table_bytes
+        if path.is_file() and path.stat().st_size > limit:
+            raise ModelError(f"parameter table {path}: {path.stat().st_size / 1e6:.1f} MB, "
+                             f"more than the limit of {limit / 1e6:g} MB (--limit "
+                             "table_mb=N raises it)")
         try:
-            with path.open(newline="") as fh:
+            with path.open(newline="", encoding="utf-8") as fh:
                 rows = list(csv.reader(fh))
         except OSError as err:
             raise ModelError(f"parameter table {path}: cannot read it "
                              f"({err.strerror or err})") from None
+        except (UnicodeDecodeError, csv.Error) as err:
+            raise ModelError(f"parameter table {path}: not a CSV text file ({err}); give "
+                             "a header row of parameter names and rows of numbers") from None
         if len(rows) < 2:
             raise ModelError(f"parameter table {path}: needs a header row of parameter "
                              "names and at least one row of values")

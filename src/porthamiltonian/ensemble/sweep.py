@@ -78,17 +78,26 @@ def _check_names(model: Any, names: Sequence[str]) -> None:
 
 
 def _span(model: Any, t_end: float | None, overrides: dict[str, Any]) -> tuple[float, float]:
+    """The run's ``(t0, t1)`` (s), checked here once rather than failing in every run."""
     if "t_span" in overrides:
-        t0, t1 = (float(v) for v in overrides["t_span"])
-        return t0, t1
-    sim = getattr(model, "simulate", None) or {}
-    if not isinstance(sim, Mapping):
-        sim = {}
-    t1 = t_end if t_end is not None else sim.get("t_end")
-    if t1 is None:
-        raise ModelError("no end time: give t_end= (or the model file's simulate: t_end, "
-                         "or t_span= for a system)")
-    return float(sim.get("t_start") or 0.0), float(t1)
+        try:
+            t0, t1 = (float(v) for v in overrides["t_span"])
+        except (TypeError, ValueError):
+            raise ModelError(f"t_span must be (t0, t1) in s, got "
+                             f"{overrides['t_span']!r}") from None
+    else:
+        sim = getattr(model, "simulate", None) or {}
+        if not isinstance(sim, Mapping):
+            sim = {}
+        end = t_end if t_end is not None else sim.get("t_end")
+        if end is None:
+            raise ModelError("no end time: give t_end= (or the model file's simulate: t_end, "
+                             "or t_span= for a system)")
+        t0, t1 = float(sim.get("t_start") or 0.0), float(end)
+    if not (np.isfinite(t0) and np.isfinite(t1) and t1 > t0):
+        raise ModelError(f"the run must end after it starts, at finite times; got "
+                         f"{t0:g} … {t1:g} s")
+    return t0, t1
 
 
 def _fixed_step(model: Any, overrides: dict[str, Any]) -> float | None:
@@ -96,7 +105,12 @@ def _fixed_step(model: Any, overrides: dict[str, Any]) -> float | None:
     if dt is None:
         sim = getattr(model, "simulate", None)
         dt = sim.get("dt") if isinstance(sim, Mapping) else None
-    return float(dt) if dt else None
+    if dt is None:
+        return None
+    dt = float(dt)
+    if not (np.isfinite(dt) and dt > 0):
+        raise ModelError(f"dt must be a positive number of seconds, got {dt:g}")
+    return dt
 
 
 def _times(times: Any, n_times: int | None, span: tuple[float, float],
