@@ -103,8 +103,7 @@ def prepared(token: str, payload: bytes) -> _Prepared:
     else:
         system = job.system
     params = getattr(system, "parameters", None)
-    names = frozenset(params) if isinstance(params, dict) or hasattr(params, "keys") else \
-        frozenset()
+    names = frozenset(params) if hasattr(params, "keys") else frozenset()
     _CACHE.clear()  # one ensemble at a time per worker: do not hold old models
     _CACHE[token] = hit = _Prepared(job, system, names)
     return hit
@@ -112,7 +111,9 @@ def prepared(token: str, payload: bytes) -> _Prepared:
 
 def simulate_at(prep: _Prepared, values: dict[str, float]) -> Any:
     """Simulate the job at the parameter point ``values`` (name → number); returns the
-    :class:`~porthamiltonian.simulate.SimulationResult`.  Raises what the model or the
+    :class:`~porthamiltonian.simulate.SimulationResult` (a model file's run as
+    :func:`~porthamiltonian.io.simulate_model` makes it: a mechanism's result is a
+    :class:`~porthamiltonian.mechanics.MechanismResult`).  Raises what the model or the
     run raises (:class:`ModelError` for values the model refuses,
     :class:`SimulationError` for a run that fails)."""
     from ..simulate.run import simulate
@@ -125,7 +126,7 @@ def simulate_at(prep: _Prepared, values: dict[str, float]) -> Any:
         system = prep.system.with_parameters(values) if values else prep.system
         args.pop("t_end", None)
         return simulate(system, **args)
-    from ..io.simulation import simulation_arguments, simulation_system
+    from ..io.simulation import simulate_model, simulation_system
 
     model = job.model.with_parameters(values) if values else job.model
     if not values:
@@ -135,9 +136,7 @@ def simulate_at(prep: _Prepared, values: dict[str, float]) -> Any:
             {n: model.parameters[n] for n in prep.system_parameters if n in model.parameters})
     else:  # a value the compiled system does not take as a parameter: build again
         system = simulation_system(model)
-    run = simulation_arguments(model, system, t_end=args.pop("t_end", None))
-    run.update({k: v for k, v in args.items() if v is not None})
-    return simulate(system, **run)
+    return simulate_model(model, system, **args)
 
 
 @dataclass

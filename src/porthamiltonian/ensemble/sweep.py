@@ -107,10 +107,9 @@ def _fixed_step(model: Any, overrides: dict[str, Any]) -> float | None:
         dt = sim.get("dt") if isinstance(sim, Mapping) else None
     if dt is None:
         return None
-    dt = float(dt)
-    if not (np.isfinite(dt) and dt > 0):
-        raise ModelError(f"dt must be a positive number of seconds, got {dt:g}")
-    return dt
+    from ..simulate.options import SimulationOptions
+
+    return SimulationOptions(dt=dt).dt  # the simulator's own check of dt, here once
 
 
 def _times(times: Any, n_times: int | None, span: tuple[float, float],
