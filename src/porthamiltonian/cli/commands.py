@@ -187,6 +187,30 @@ def _fit_arguments(p: argparse.ArgumentParser) -> None:
     _executor_arguments(p)
 
 
+# ------------------------------------------------------------------------------- export
+def _export_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json) with a phs, bondgraph "
+                   "or network section")
+    _limit_argument(p)
+    p.add_argument("--fmu", metavar="FILE.fmu",
+                   help="write a Functional Mock-up Unit (docs/export.md)")
+    p.add_argument("--kind", choices=("me", "cs"), default="cs",
+                   help="cs: Co-Simulation, the FMU steps with the library's structure-"
+                        "preserving method (default); me: Model Exchange, the importer's "
+                        "solver integrates")
+    p.add_argument("--fmi", choices=("2", "3", "2.0", "3.0"), default="3.0",
+                   help="FMI version (default 3.0; 2.0 for older importers)")
+    p.add_argument("--method", choices=("midpoint", "discrete_gradient"),
+                   help="co-simulation step (default: simulate.method when it is one of "
+                        "these, else midpoint)")
+    p.add_argument("--dt", type=float,
+                   help="largest internal co-simulation step in s (default: simulate.dt; "
+                        "without one, one step per communication step)")
+    p.add_argument("--no-compile", action="store_true",
+                   help="write the C sources only (no binary for this machine)")
+    p.add_argument("--json", action="store_true", help="report as one JSON object")
+
+
 #: every command, in the order ``--help`` lists them
 COMMANDS: tuple[Command, ...] = (
     Command("validate", "check a model file and report every problem found",
@@ -198,6 +222,8 @@ COMMANDS: tuple[Command, ...] = (
             _sweep_arguments),
     Command("fit", "fit parameters of a model file to measured time series",
             _fit_arguments),
+    Command("export", "export a model file as an FMU (FMI 3.0/2.0, ME or CS)",
+            _export_arguments),
     Command("check", "causality of a bond graph, in words (SCAP)", _check_arguments),
     Command("draw", "draw a bond graph: half-arrows, causal strokes, problems",
             _draw_arguments),

@@ -45,8 +45,9 @@ _NO_DT = 1e308
 @dataclass(frozen=True)
 class ExportedFmu:
     """What :func:`export_fmu` wrote: the ``path``, the ``identifier`` (name of the
-    shared library), FMI version and kind, the ``binary`` inside the zip (``None``: sources
-    only) and the variable ``names`` by causality."""
+    shared library), FMI version and kind, the co-simulation ``method``, the ``binary``
+    inside the zip (``None``: sources only), the ``files`` of the zip and the model names
+    of the states, inputs, outputs and tunable parameters."""
 
     path: Path
     identifier: str
@@ -55,6 +56,10 @@ class ExportedFmu:
     method: str
     binary: str | None
     files: tuple[str, ...]
+    states: tuple[str, ...] = ()
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+    parameters: tuple[str, ...] = ()
 
     @property
     def compiled(self) -> bool:
@@ -158,7 +163,10 @@ def export_fmu(system: Any, path: str | Path, *, kind: str = "cs", fmi: str = "3
             binary = f"binaries/{platform_folder(fmi_)}/{identifier}{library_suffix()}"
             files[binary] = compile_library(sources, identifier, compiler)
     write_zip(out, files)
-    return ExportedFmu(out, identifier, fmi_, kind_, method, binary, tuple(files))
+    names = lambda vs: tuple(v.name for v in vs)  # noqa: E731
+    return ExportedFmu(out, identifier, fmi_, kind_, method, binary, tuple(files),
+                       names(model.states), names(model.inputs), names(model.outputs),
+                       names(model.parameters))
 
 
 def _choice(value: Any, table: dict[str, str], what: str, allowed: str) -> str:

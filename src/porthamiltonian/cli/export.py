@@ -1,0 +1,82 @@
+"""``porthamiltonian export MODEL --fmu FILE.fmu [--kind me|cs]`` (docs/cli.md, docs/export.md).
+
+Builds the model file's explicit port-Hamiltonian system (a ``phs``, ``bondgraph`` or
+``network`` section) and writes it as a Functional Mock-up Unit: FMI 3.0 (``--fmi 2``
+for 2.0), Co-Simulation (default) or Model Exchange.  From the ``simulate:`` section
+come the start values of the states (``initial``), the internal co-simulation step
+(``dt``, unless ``--dt``), the method (``method`` when it is ``midpoint`` or
+``discrete_gradient``, unless ``--method``) and the default experiment's stop time
+(``t_end``).  Without a C compiler, or with ``--no-compile``, the FMU carries its C
+sources only, and a ``warning:`` line says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from typing import Any
+
+from ..errors import ModelError
+
+__all__ = ["run_command"]
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Write the FMU; user errors raise :class:`ModelError` (exit 2 in ``cli.main``)."""
+    if not args.fmu:
+        raise ModelError("say what to export: --fmu FILE.fmu")
+    if not str(args.fmu).lower().endswith(".fmu"):
+        raise ModelError(f"--fmu {args.fmu}: an FMU file name ends in .fmu")
+    from ..export.fmu import export_fmu
+    from ..io import load_model
+    from ..io.simulation import explicit_if_possible
+
+    model = load_model(args.model)
+    if model.kind == "mechanism":
+        raise ModelError(f"{args.model}: a mechanism section cannot be exported as an FMU "
+                         "(its pH-DAE is assembled numerically, with no formula to write as "
+                         "C code); export a model with a phs, bondgraph or network section")
+    from ..io.build import build_system
+
+    system = explicit_if_possible(build_system(model))
+    sim: dict[str, Any] = model.simulate or {}
+    method = args.method or (sim.get("method") if sim.get("method") in
+                             ("midpoint", "discrete_gradient") else "midpoint")
+    dt = args.dt if args.dt is not None else sim.get("dt")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        done = export_fmu(system, args.fmu, kind=args.kind, fmi=args.fmi, method=method,
+                          dt=None if dt is None else float(dt),
+                          start=dict(sim.get("initial") or {}),
+                          compile=not args.no_compile, name=model.name or None,
+                          t_end=sim.get("t_end"))
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    report = {
+        "fmu": str(done.path), "model_identifier": done.identifier, "fmi": done.fmi,
+        "kind": done.kind, "method": done.method if done.kind == "cs" else None,
+        "dt": None if dt is None else float(dt), "binary": done.binary,
+        "states": list(done.states), "inputs": list(done.inputs),
+        "outputs": list(done.outputs), "parameters": list(done.parameters),
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    kind = "Co-Simulation" if done.kind == "cs" else "Model Exchange"
+    step = (f", {done.method} step" + (f" of at most {float(dt):g} s" if dt else "")
+            if done.kind == "cs" else "")
+    counts = ", ".join(_count(len(v), w) for v, w in ((done.states, "state"),
+                                                       (done.inputs, "input"),
+                                                       (done.parameters, "tunable parameter")))
+    print(f"wrote {done.path}: FMI {done.fmi} {kind}{step}; {counts}")
+    if done.binary:
+        print(f"  binary for this machine: {done.binary}; C sources in sources/")
+    else:
+        print("  C sources only (sources/, buildDescription.xml): the importer builds them")
+    return 0
+
+
+def _count(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
