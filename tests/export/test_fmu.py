@@ -369,3 +369,24 @@ def test_cli_bad_kind_is_a_usage_error(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "--kind" in err[0]
+
+
+def test_the_example_compares_and_plots(tmp_path, monkeypatch, capsys):
+    import runpy
+    import sys
+
+    from matplotlib.figure import Figure
+
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    out = tmp_path / "fmu.png"
+    monkeypatch.setattr(sys, "argv", ["fmu_dc_motor.py", "--out", str(out)])
+    saved: list[Figure] = []
+    original = Figure.savefig
+    monkeypatch.setattr(Figure, "savefig",
+                        lambda fig, *a, **k: (saved.append(fig), original(fig, *a, **k))[1])
+    runpy.run_path(str(ROOT / "examples" / "fmu_dc_motor.py"), run_name="__main__")
+    text = capsys.readouterr().out
+    diffs = [float(x) for x in re.findall(r"difference ([0-9.e+-]+)", text)]
+    assert len(diffs) == 2 and diffs[0] < 1e-8 and diffs[1] < 1e-12
+    assert out.stat().st_size > 10_000 and len(saved) == 1
+    assert all(re.search(r"\([^()]+\)$", ax.get_ylabel()) for ax in saved[0].axes)
