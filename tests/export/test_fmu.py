@@ -209,6 +209,26 @@ def test_numeric_linear_systems_dense_and_sparse(tmp_path):
         assert np.max(np.abs(out["energy_residual"])) < 1e-12 * np.max(out["H"])
 
 
+def test_descriptor_systems_go_through_their_explicit_form(tmp_path):
+    from porthamiltonian import DescriptorPHS
+
+    caps = DescriptorPHS(Q=np.diag([1 / 2.0, 1 / 3.0]), R=np.diag([0.5, 0.0]),
+                         G=[[1.0], [0.0]], B=[[1.0], [-1.0]], states=["q1", "q2"],
+                         inputs=["I"])
+    done = export_fmu(caps, tmp_path / "caps.fmu", dt=1e-2, start=[1.0])
+    assert done.states == ("q2",)
+    out = simulate_fmu(str(done.path), stop_time=1.0, output_interval=0.1,
+                       start_values={"I": 2.0}, output=["q2", "H"])
+    ref = simulate(caps.to_phs(), t_span=(0, 1.0), x0=[1.0], u={"I": 2.0},
+                   method="midpoint", dt=1e-2)
+    assert rel(out["q2"], ref.x[::10, 0]) < 1e-12
+    q1, q2 = sp.symbols("q1 q2", real=True)
+    quartic = DescriptorPHS(hamiltonian=q1**4 / 4 + q2**2 / 2, G=[[1], [0]], B=[[1], [-1]],
+                            states=["q1", "q2"], inputs=["I"])
+    with pytest.raises(ModelError, match="no explicit form"):
+        export_fmu(quartic, tmp_path / "quartic.fmu")
+
+
 def test_hostile_names_reach_the_xml_escaped_and_never_the_c_code(tmp_path):
     q, p = sp.Symbol("m.q", real=True), sp.Symbol("C1[0]", real=True)
     k_int, k_double = sp.symbols("int double", positive=True)
