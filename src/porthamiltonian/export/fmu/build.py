@@ -72,7 +72,9 @@ def compile_library(sources: dict[str, str], identifier: str, compiler: list[str
         for name, text in sources.items():
             (folder / name).write_text(text, encoding="utf-8")
         out = folder / f"{identifier}{library_suffix()}"
+        # an undeclared function must stop the build, not become an int-valued guess
         cmd = [*compiler, "-shared", "-fPIC", "-O2", "-std=c99", "-fvisibility=hidden",
+               "-Werror=implicit-function-declaration",
                "-o", str(out), *sorted(n for n in sources if n.endswith(".c")), "-lm"]
         if _machine()[1] == "windows":  # no -fPIC/-lm for MinGW
             cmd = [c for c in cmd if c not in ("-fPIC", "-lm")]
