@@ -229,6 +229,24 @@ def test_descriptor_systems_go_through_their_explicit_form(tmp_path):
         export_fmu(quartic, tmp_path / "quartic.fmu")
 
 
+def test_a_parameter_without_value_is_an_input_and_inputs_have_start_values(tmp_path):
+    """The boost converter's switch S (modulated in the model file) is an FMU input."""
+    from porthamiltonian.io import load_model
+    from porthamiltonian.io.simulation import simulation_system
+
+    boost = simulation_system(load_model(ROOT / "examples/models/boost_converter.yaml"))
+    done = export_fmu(boost, tmp_path / "boost.fmu", dt=1e-5, u={"E": 12.0})
+    assert done.modulated == ("S",) and "S" not in done.parameters
+    md = {v.name: v for v in read_model_description(str(done.path)).modelVariables}
+    assert (md["S"].causality, float(md["S"].start)) == ("input", 0.0)
+    assert (md["E"].causality, float(md["E"].start)) == ("input", 12.0)
+    out = simulate_fmu(str(done.path), stop_time=2e-3, output_interval=1e-4,
+                       start_values={"S": 0.4}, output=["phi", "q", "H"])
+    ref = simulate(boost.with_parameters(S=0.4), t_span=(0, 2e-3), x0=[0, 0],
+                   u={"E": 12.0}, method="midpoint", dt=1e-5)
+    assert rel(np.c_[out["phi"], out["q"]], ref.x[::10]) < 1e-10
+
+
 def test_hostile_names_reach_the_xml_escaped_and_never_the_c_code(tmp_path):
     q, p = sp.Symbol("m.q", real=True), sp.Symbol("C1[0]", real=True)
     k_int, k_double = sp.symbols("int double", positive=True)
@@ -362,6 +380,9 @@ def test_cli_writes_a_valid_fmu(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["fmi"] == "2.0" and report["kind"] == "cs" and report["dt"] == 1e-4
     assert report["parameters"] == ["R_a", "L_a", "K", "J_r", "b"]
+    # the model file's constant input is the FMU's start value: it runs as the file says
+    res = simulate_fmu(str(out), stop_time=0.01, output_interval=1e-3, output=["V.i"])
+    assert res["V.i"][-1] > 1.0
 
 
 @pytest.mark.parametrize("args, message", [

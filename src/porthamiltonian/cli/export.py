@@ -5,9 +5,11 @@ Builds the model file's explicit port-Hamiltonian system (a ``phs``, ``bondgraph
 for 2.0), Co-Simulation (default) or Model Exchange.  From the ``simulate:`` section
 come the start values of the states (``initial``), the internal co-simulation step
 (``dt``, unless ``--dt``), the method (``method`` when it is ``midpoint`` or
-``discrete_gradient``, unless ``--method``) and the default experiment's stop time
-(``t_end``).  Without a C compiler, or with ``--no-compile``, the FMU carries its C
-sources only, and a ``warning:`` line says so.
+``discrete_gradient``, unless ``--method``), the start values of the inputs that are
+constants (``inputs``) and the default experiment's stop time (``t_end``).  A parameter
+without a value (a switch ``simulate.modulation`` drives) becomes an input of the FMU.
+Without a C compiler, or with ``--no-compile``, the FMU carries its C sources only, and
+a ``warning:`` line says so.
 """
 
 from __future__ import annotations
@@ -45,21 +47,31 @@ def run_command(args: argparse.Namespace) -> int:
     method = args.method or (sim.get("method") if sim.get("method") in
                              ("midpoint", "discrete_gradient") else "midpoint")
     dt = args.dt if args.dt is not None else sim.get("dt")
+    inputs, varying = _constant_inputs(model, sim, list(system.inputs))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         done = export_fmu(system, args.fmu, kind=args.kind, fmi=args.fmi, method=method,
                           dt=None if dt is None else float(dt),
-                          start=dict(sim.get("initial") or {}),
+                          start=dict(sim.get("initial") or {}), u=inputs,
                           compile=not args.no_compile, name=model.name or None,
                           t_end=sim.get("t_end"))
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
+    for name in done.modulated:
+        print(f"note: the parameter {name} has no value in the model file"
+              + (" (simulate.modulation drives it)" if name in (sim.get("modulation") or {})
+                 else "") + "; it is an input of the FMU, which the importer sets",
+              file=sys.stderr)
+    if varying:
+        print(f"note: the inputs {', '.join(varying)} vary in time in the model file; in the "
+              "FMU they start at 0 and the importer sets them", file=sys.stderr)
     report = {
         "fmu": str(done.path), "model_identifier": done.identifier, "fmi": done.fmi,
         "kind": done.kind, "method": done.method if done.kind == "cs" else None,
         "dt": None if dt is None else float(dt), "binary": done.binary,
         "states": list(done.states), "inputs": list(done.inputs),
         "outputs": list(done.outputs), "parameters": list(done.parameters),
+        "modulated": list(done.modulated),
     }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -69,13 +81,36 @@ def run_command(args: argparse.Namespace) -> int:
             if done.kind == "cs" else "")
     counts = ", ".join(_count(len(v), w) for v, w in ((done.states, "state"),
                                                        (done.inputs, "input"),
-                                                       (done.parameters, "tunable parameter")))
+                                                       (done.parameters, "tunable parameter"),
+                                                       (done.modulated, "modulated parameter")
+                                                       ) if v or w != "modulated parameter")
     print(f"wrote {done.path}: FMI {done.fmi} {kind}{step}; {counts}")
     if done.binary:
         print(f"  binary for this machine: {done.binary}; C sources in sources/")
     else:
         print("  C sources only (sources/, buildDescription.xml): the importer builds them")
     return 0
+
+
+def _constant_inputs(model: Any, sim: dict[str, Any], names: list[str]
+                     ) -> tuple[dict[str, float], list[str]]:
+    """The inputs of ``simulate.inputs`` that are constants (the FMU's start values), and
+    the names of those that are not (expressions of t, tables)."""
+    import sympy as sp
+
+    values = model.parameter_values()
+    constant: dict[str, float] = {}
+    varying: list[str] = []
+    for name, signal in (sim.get("inputs") or {}).items():
+        if name not in names:
+            continue
+        if isinstance(signal, sp.Basic):
+            signal = signal.xreplace(values)
+        try:
+            constant[name] = float(signal)
+        except (TypeError, ValueError):
+            varying.append(name)
+    return constant, varying
 
 
 def _count(k: int, word: str) -> str:

@@ -47,7 +47,8 @@ class ExportedFmu:
     """What :func:`export_fmu` wrote: the ``path``, the ``identifier`` (name of the
     shared library), FMI version and kind, the co-simulation ``method``, the ``binary``
     inside the zip (``None``: sources only), the ``files`` of the zip and the model names
-    of the states, inputs, outputs and tunable parameters."""
+    of the states, inputs, outputs, tunable parameters and ``modulated`` parameters
+    (those without a value, which are inputs of the FMU)."""
 
     path: Path
     identifier: str
@@ -60,6 +61,7 @@ class ExportedFmu:
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ()
     parameters: tuple[str, ...] = ()
+    modulated: tuple[str, ...] = ()
 
     @property
     def compiled(self) -> bool:
@@ -68,7 +70,7 @@ class ExportedFmu:
 
 def export_fmu(system: Any, path: str | Path, *, kind: str = "cs", fmi: str = "3.0",
                method: str = "midpoint", dt: float | None = None, start: Any = None,
-               compile: bool = True, name: str | None = None,
+               u: Any = None, compile: bool = True, name: str | None = None,
                t_end: float | None = None) -> ExportedFmu:
     r"""Write ``system`` as an FMU to ``path``.
 
@@ -76,8 +78,10 @@ def export_fmu(system: Any, path: str | Path, *, kind: str = "cs", fmi: str = "3
     ----------
     system : PHS or DescriptorPHS
         A symbolic PHS (parameters become tunable FMU parameters, their values the start
-        values), a numeric linear PHS (dense or sparse matrices, written as constants), or
-        a descriptor system with an explicit form (:meth:`DescriptorPHS.to_phs`).
+        values; a parameter without a value, like a modulated switch, becomes an input
+        of the FMU with start 0), a numeric linear PHS (dense or sparse matrices,
+        written as constants), or a descriptor system with an explicit form
+        (:meth:`DescriptorPHS.to_phs`).
     path : str or Path
         The ``.fmu`` file to write (replaced atomically).
     kind : ``"cs"`` or ``"me"``
@@ -92,7 +96,9 @@ def export_fmu(system: Any, path: str | Path, *, kind: str = "cs", fmi: str = "3
         Largest internal step in s; a communication step of length :math:`h` is done in
         :math:`\lceil h/dt\rceil` equal steps.  Default: one step per communication step.
     start : sequence or mapping, optional
-        Initial state (start values of the state variables); default 0.
+        Initial state (start values of the state variables, by name or in order); default 0.
+    u : sequence or mapping, optional
+        Start values of the inputs (constants; the importer sets them afterwards); default 0.
     compile : bool
         Compile the C code for this machine (needs ``$CC``, ``cc``, ``gcc`` or ``clang``);
         without a compiler, or with ``False``, the FMU carries its sources only (a warning
@@ -126,7 +132,7 @@ def export_fmu(system: Any, path: str | Path, *, kind: str = "cs", fmi: str = "3
     out = Path(path)
     if out.suffix.lower() != ".fmu":
         raise ModelError(f"{out}: an FMU file name ends in .fmu")
-    model = fmu_model(system, start, dt)
+    model = fmu_model(system, start, u)
     if name is not None:
         model.name = str(name)
     model.t_end = None if t_end is None else float(t_end)
@@ -166,7 +172,8 @@ def export_fmu(system: Any, path: str | Path, *, kind: str = "cs", fmi: str = "3
     names = lambda vs: tuple(v.name for v in vs)  # noqa: E731
     return ExportedFmu(out, identifier, fmi_, kind_, method, binary, tuple(files),
                        names(model.states), names(model.inputs), names(model.outputs),
-                       names(model.parameters))
+                       tuple(v.name for v in model.parameters if v.name not in model.modulated),
+                       tuple(v.name for v in model.parameters if v.name in model.modulated))
 
 
 def _choice(value: Any, table: dict[str, str], what: str, allowed: str) -> str:

@@ -61,6 +61,7 @@ def _constants(model: FmuModel) -> str:
     return "\n".join([
         f"const double phx_start_x[PHX_NN] = {_doubles(model.start)};",
         f"const double phx_start_p[PHX_NPP] = {_doubles(model.parameter_values)};",
+        f"const double phx_start_u[PHX_MM] = {_doubles(model.input_start)};",
         "/* Gauss-Legendre rule on [0, 1]: the integrals of grad H along a step */",
         f"const double phx_qs[PHX_NQ] = {_doubles(0.5 * (s + 1.0))};",
         f"const double phx_qw[PHX_NQ] = {_doubles(0.5 * w)};",

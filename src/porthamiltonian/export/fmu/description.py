@@ -9,8 +9,9 @@ variable            causality       variability  notes
 states (model       local           continuous   ``initial="exact"``, start from ``start=``
 names)
 ``der(<state>)``    local           continuous   Model Exchange only (``derivative=``)
-parameters          parameter       tunable      start: the model's value
-inputs u            input           continuous   start 0; held over a communication step
+parameters          parameter       tunable      start: the model's value (one without
+                                                 a value, a modulated switch: an input)
+inputs u            input           continuous   start ``u=`` (0); held over a step
 outputs y           output          continuous   :math:`(G+P)^\top\nabla H + (M+S)u`
 ``H``               output          continuous   stored energy (J)
 ``supplied_power``  output          continuous   :math:`u^\top y` (W), into the system
@@ -88,10 +89,14 @@ def variables(model: FmuModel, layout: Layout, kind: str) -> list[FmiVariable]:
                                    unit=derivative_unit(v.unit), derivative_of=layout.x + i,
                                    description=f"time derivative of {v.name}"))
     for j, (v, value) in enumerate(zip(model.parameters, model.parameter_values, strict=True)):
-        out.append(FmiVariable(v.name, layout.p + j, "parameter", "tunable", "exact", value,
-                               v.unit, v.description))
-    for k, v in enumerate(model.inputs):
-        out.append(FmiVariable(v.name, layout.u + k, "input", start=0.0, unit=v.unit,
+        if v.name in model.modulated:  # a switch the model modulates: an input signal
+            out.append(FmiVariable(v.name, layout.p + j, "input", start=value, unit=v.unit,
+                                   description=v.description))
+        else:
+            out.append(FmiVariable(v.name, layout.p + j, "parameter", "tunable", "exact",
+                                   value, v.unit, v.description))
+    for k, (v, u0) in enumerate(zip(model.inputs, model.input_start, strict=True)):
+        out.append(FmiVariable(v.name, layout.u + k, "input", start=u0, unit=v.unit,
                                description=v.description))
     for k, v in enumerate(model.outputs):
         out.append(FmiVariable(v.name, layout.y + k, "output", unit=v.unit,

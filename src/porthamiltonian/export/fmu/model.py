@@ -23,6 +23,7 @@ Python: C code sees indices only (:mod:`.ccode`).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,9 +75,12 @@ class FmuModel:
     hamiltonian: sp.Expr | None = None
     matrices: dict[str, sp.MatrixBase] | None = None
     numeric: dict[str, Any] | None = None
+    #: start values of the inputs (held until the importer sets them)
+    input_start: list[float] = field(default_factory=list)
+    #: parameters without a value (modulated): inputs of the FMU, start 0
+    modulated: set[str] = field(default_factory=set)
     #: total degree of a polynomial H (None: not a polynomial), for the quadrature nodes
     degree: int | None = 2
-    dt: float | None = None
     t_end: float | None = None
 
     @property
@@ -106,9 +110,10 @@ def explicit_system(system: Any) -> PHS:
                      "as C code; build the model as a symbolic PHS or a bond graph instead")
 
 
-def fmu_model(system: Any, start: Any = None, dt: float | None = None) -> FmuModel:
-    """The :class:`FmuModel` of ``system`` with the initial state ``start`` (a sequence
-    in the order of the states, or ``{state: value}``; missing states start at 0)."""
+def fmu_model(system: Any, start: Any = None, u: Any = None) -> FmuModel:
+    """The :class:`FmuModel` of ``system`` with the initial state ``start`` and the start
+    values ``u`` of the inputs (each a sequence in the order of the states/inputs, or a
+    mapping by name; missing entries start at 0)."""
     phs = explicit_system(system)
     q = quantities_of(phs) or quantities_of(system)
     states = [_state_variable(s, q) for s in phs.states]
@@ -116,7 +121,8 @@ def fmu_model(system: Any, start: Any = None, dt: float | None = None) -> FmuMod
     outputs = [_port_variable(y, q, "output", phs.inputs[k]) for k, y in enumerate(phs.outputs)]
     model = FmuModel(name=str(phs.name or getattr(system, "name", "") or ""),
                      states=states, inputs=inputs, outputs=outputs, parameters=[],
-                     parameter_values=[], start=_start(start, phs.states), dt=dt)
+                     parameter_values=[], start=_start(start, phs.states, "start", "state"),
+                     input_start=_start(u, phs.inputs, "u", "input"))
     if phs.symbolic:
         _symbolic(phs, model)
     else:
@@ -126,8 +132,18 @@ def fmu_model(system: Any, start: Any = None, dt: float | None = None) -> FmuMod
 
 def _symbolic(phs: PHS, model: FmuModel) -> None:
     """Parameters with numeric values stay symbols (one FMU parameter per name); values
-    that are expressions of others are put in, as :meth:`PHS.compile` does."""
-    source = phs.compile().source  # ModelError naming parameters without a value
+    that are expressions of others are put in, as :meth:`PHS.compile` does.  A parameter
+    without a value (a switch a model file modulates) becomes an input of the FMU."""
+    free = [k for k in phs.free_parameters() if phs.parameters.get(k) is None]
+    if free:
+        try:
+            phs = phs.with_parameters(dict.fromkeys(free, 0.0))
+        except ModelError as err:
+            raise ModelError(f"the parameters {', '.join(free)} have no value, and 0 is not "
+                             f"admissible ({err}); give them values with "
+                             ".with_parameters(...) before exporting an FMU") from None
+    model.modulated = set(free)
+    source = phs.compile().source
     assert source is not None
     by_name: dict[str, list[sp.Symbol]] = {}
     values: dict[str, float] = {}
@@ -138,8 +154,11 @@ def _symbolic(phs: PHS, model: FmuModel) -> None:
         if not math.isfinite(v):
             raise ModelError(f"parameter {name} = {v}: an FMU parameter needs a finite start "
                              "value; give it one with .with_parameters(...)")
-    model.parameters = [Variable(name, "", f"parameter {name} of the model (tunable)")
-                        for name in by_name]
+    model.parameters = [
+        Variable(name, "", f"modulated parameter {name} (no value in the model): an input "
+                           "of the FMU, held over a communication step" if name in free
+                 else f"parameter {name} of the model (tunable)")
+        for name in by_name]
     model.parameter_values = [values[name] for name in by_name]
     model.parameter_symbols = [tuple(by_name[name]) for name in by_name]
     model.state_symbols = list(source.states)
@@ -165,28 +184,32 @@ def _finite(A: Any, name: str) -> Any:
     return sps.csr_matrix(A, dtype=float) if sps.issparse(A) else np.asarray(A, dtype=float)
 
 
-def _start(start: Any, states: tuple[str, ...]) -> list[float]:
-    n = len(states)
-    if start is None:
+def _start(values: Any, names: tuple[str, ...], arg: str, what: str) -> list[float]:
+    """Start values over ``names`` from ``None`` (zeros), a mapping by name (missing: 0)
+    or a sequence of matching length."""
+    n = len(names)
+    if values is None:
         return [0.0] * n
-    if isinstance(start, dict):
-        unknown = sorted(set(map(str, start)) - set(states))
+    if isinstance(values, Mapping):
+        unknown = sorted(set(map(str, values)) - set(names))
         if unknown:
-            raise ModelError(f"start= names {', '.join(unknown)}, which "
-                             f"{'is not a state' if len(unknown) == 1 else 'are not states'}; "
-                             f"the states are {', '.join(states)}")
-        values = [start.get(s, 0.0) for s in states]
+            raise ModelError(f"{arg}= names {', '.join(unknown)}, which "
+                             f"{'is not' if len(unknown) == 1 else 'are not'} "
+                             f"{'a ' + what if len(unknown) == 1 else what + 's'}; the "
+                             f"{what}s are {', '.join(names) or 'none'}")
+        items = [values.get(s, 0.0) for s in names]
     else:
-        values = list(np.ravel(np.asarray(start, dtype=float)))
-        if len(values) != n:
-            raise ModelError(f"start= has {len(values)} values for {n} states "
-                             f"({', '.join(states)}); give one per state or a mapping")
+        items = list(np.ravel(np.asarray(values, dtype=object)))
+        if len(items) != n:
+            raise ModelError(f"{arg}= has {len(items)} values for {n} {what}s "
+                             f"({', '.join(names)}); give one per {what} or a mapping")
     try:
-        out = [float(v) for v in values]
+        out = [float(v) for v in items]
     except (TypeError, ValueError):
-        raise ModelError("start= values must be numbers (one per state)") from None
+        raise ModelError(f"{arg}= values must be numbers (one per {what}); a start value "
+                         "is a constant") from None
     if not all(math.isfinite(v) for v in out):
-        raise ModelError("start= values must be finite numbers")
+        raise ModelError(f"{arg}= values must be finite numbers")
     return out
 
 

@@ -75,6 +75,7 @@ void phx_power(const double *x, const double *z, const double *u, const double *
                double *y, double *pw);
 extern const double phx_start_x[PHX_NN];
 extern const double phx_start_p[PHX_NPP];
+extern const double phx_start_u[PHX_MM];
 extern const double phx_qs[PHX_NQ];
 extern const double phx_qw[PHX_NQ];
 
@@ -98,7 +99,7 @@ typedef struct {
     char message[256];        /* why the last step failed */
 } phx_state;
 
-/* start values of the model; inputs 0 */
+/* the start values of the model description */
 void phx_reset(phx_state *s);
 /* dx/dt at (x, u) */
 void phx_derivatives(phx_state *s, double *dx);

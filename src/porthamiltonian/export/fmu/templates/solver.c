@@ -97,7 +97,7 @@ void phx_reset(phx_state *s) {
     s->t = 0.0;
     for (int i = 0; i < PHX_NN; ++i) s->x[i] = phx_start_x[i];
     for (int j = 0; j < PHX_NPP; ++j) s->p[j] = phx_start_p[j];
-    for (int k = 0; k < PHX_MM; ++k) s->u[k] = 0.0;
+    for (int k = 0; k < PHX_MM; ++k) s->u[k] = phx_start_u[k];
     s->dt = PHX_DT;
     s->method = PHX_METHOD;
     s->residual = 0.0;
