@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 import zipfile
 
 import numpy as np
@@ -200,4 +201,58 @@ def test_wrong_shape_and_wrong_suffix(tmp_path):
         save_matrices(msd50(), tmp_path / "x.csv")
     sio.savemat(path, {"J": lin.J, "G": np.array(["abc"])})
     with pytest.raises(ModelError, match="G is not a real numeric matrix"):
+        load_matrices(path)
+
+
+def _write_mat73(path, arrays: dict, names: dict) -> None:
+    """A MATLAB v7.3 file as MATLAB and MAT.jl lay it out: a 512-byte text header, then
+    HDF5 with each variable transposed and tagged MATLAB_class; sparse as a CSC group;
+    a cell of names as references into #refs#."""
+    h5py = pytest.importorskip("h5py")
+    with h5py.File(path, "w", userblock_size=512) as f:
+        for key, M in arrays.items():
+            if sps.issparse(M):
+                csc = sps.csc_array(M)
+                g = f.create_group(key)
+                g.attrs["MATLAB_class"] = np.bytes_("double")
+                g.attrs["MATLAB_sparse"] = np.uint64(csc.shape[0])
+                g["data"], g["ir"] = csc.data, csc.indices.astype(np.uint64)
+                g["jc"] = csc.indptr.astype(np.uint64)
+            else:
+                f[key] = np.asarray(M).T
+                f[key].attrs["MATLAB_class"] = np.bytes_("double")
+        refs = f.create_group("#refs#")
+        for key, strings in names.items():
+            ref_list = []
+            for i, s in enumerate(strings):
+                ds = refs.create_dataset(f"{key}{i}", data=np.array([[ord(c)] for c in s],
+                                                                    dtype=np.uint16))
+                ds.attrs["MATLAB_class"] = np.bytes_("char")
+                ref_list.append(ds.ref)
+            cell = f.create_dataset(key, data=np.array([ref_list], dtype=h5py.ref_dtype).T)
+            cell.attrs["MATLAB_class"] = np.bytes_("cell")
+    header = b"MATLAB 7.3 MAT-file, Platform: test, HDF5 schema 1.00 .".ljust(116)
+    with open(path, "r+b") as fh:
+        fh.write(header + b"\0" * 8 + b"\x00\x02IM")
+
+
+def test_matlab_v73_hdf5_file_is_read(tmp_path):
+    ref = linear_ph(msd50())
+    path = tmp_path / "v73.mat"
+    _write_mat73(path, {"J": ref.J, "R": sps.csr_array(ref.R), "Q": ref.Q, "B": ref.G},
+                 {"states": ref.states, "inputs": ref.inputs})
+    with pytest.raises(NotImplementedError):  # SciPy's reader stops at v7.3
+        sio.loadmat(path)
+    back, found = read_matrices(path)
+    assert found["G"] == "file B" and found["E"] == "identity"
+    assert np.array_equal(back.J, ref.J) and np.array_equal(back.G, ref.G)
+    assert sps.issparse(back.R) and (abs(back.R - ref.R)).max() == 0.0
+    assert back.states == ref.states and back.inputs == ("F1", "F2") and back.outputs == ()
+
+
+def test_matlab_v73_without_h5py_names_the_fix(tmp_path, monkeypatch):
+    path = tmp_path / "v73.mat"
+    _write_mat73(path, {"J": np.zeros((2, 2)), "B": np.ones((2, 1))}, {})
+    monkeypatch.setitem(sys.modules, "h5py", None)
+    with pytest.raises(ModelError, match=r"v7.3 \(HDF5\) file.*pip install h5py.*-v7"):
         load_matrices(path)

@@ -151,10 +151,8 @@ def _read_mat(path: Path, max_mb: float) -> dict[str, Any]:
 
     try:
         listing = sio.whosmat(path)
-    except NotImplementedError as exc:  # scipy's message for a v7.3 (HDF5) file
-        raise ModelError(f"{path} is a MATLAB v7.3 (HDF5) file; save it as a version 7 "
-                         "file (MATLAB: save(file, ..., '-v7'); MAT.jl: matwrite(file, d; "
-                         "version=\"v7\")) or as .npz") from exc
+    except NotImplementedError:  # SciPy's answer for a v7.3 (HDF5) file
+        return _read_mat73(path, max_mb)
     except Exception as exc:  # scipy raises ValueError, TypeError, … for non-MAT bytes
         raise ModelError(f"{path} is not a MATLAB .mat file ({exc}); write it with "
                          "scipy.io.savemat, MATLAB's save or MAT.jl") from exc
@@ -165,6 +163,71 @@ def _read_mat(path: Path, max_mb: float) -> dict[str, Any]:
     except Exception as exc:
         raise ModelError(f"{path}: the .mat file cannot be read ({exc})") from exc
     return {k: v for k, v in data.items() if not k.startswith("__")}
+
+
+def _read_mat73(path: Path, max_mb: float) -> dict[str, Any]:
+    """A MATLAB v7.3 file (HDF5 after a 512-byte header; MAT.jl's default) through h5py.
+
+    Each variable is a dataset with the attribute ``MATLAB_class`` and the transposed
+    shape (MATLAB is column-major); a sparse matrix is a group with ``MATLAB_sparse`` =
+    rows and the CSC arrays ``data``, ``ir``, ``jc``; a cell array holds references into
+    ``#refs#``; ``char`` is UTF-16 code units.  Structs and other classes are skipped.
+    """
+    try:
+        import h5py
+    except ImportError as exc:
+        raise ModelError(
+            f"{path} is a MATLAB v7.3 (HDF5) file, as MAT.jl writes by default; reading it "
+            "needs h5py (pip install h5py), or save it as version 7 (MATLAB: save(file, "
+            "..., '-v7')) or as .npz") from exc
+    out: dict[str, Any] = {}
+    try:
+        with h5py.File(path, "r") as f:
+            for key, obj in f.items():
+                if key.startswith("#"):
+                    continue
+                if isinstance(obj, h5py.Group):
+                    if "MATLAB_sparse" in obj.attrs:
+                        out[key] = _mat73_sparse(path, key, obj, max_mb)
+                    continue
+                cls = obj.attrs.get("MATLAB_class", b"")
+                cls = cls.decode() if isinstance(cls, bytes) else str(cls)
+                if int(np.asarray(obj.attrs.get("MATLAB_empty", 0))):
+                    out[key] = np.zeros((0, 0))
+                    continue
+                _check_declared(path, key, tuple(obj.shape), False, max_mb,
+                                obj.dtype.itemsize)
+                if cls == "char":
+                    out[key] = np.array(_mat73_chars(obj[()]))
+                elif cls == "cell":
+                    cells = [f[ref] for ref in np.asarray(obj[()]).T.ravel()]
+                    out[key] = np.array([np.array(_mat73_chars(c[()])) for c in cells],
+                                        dtype=object)
+                else:
+                    out[key] = np.asarray(obj[()]).T
+    except ModelError:
+        raise
+    except Exception as exc:
+        raise ModelError(f"{path}: the MATLAB v7.3 (HDF5) file cannot be read ({exc})") from exc
+    return out
+
+
+def _mat73_sparse(path: Path, key: str, group: Any, max_mb: float) -> Any:
+    rows, jc = int(np.asarray(group.attrs["MATLAB_sparse"])), group["jc"]
+    _check_declared(path, key, (rows, jc.shape[0] - 1), True, max_mb)
+    for part in ("data", "ir"):
+        if part in group:
+            _check_declared(path, f"{key}.{part}", tuple(group[part].shape), False, max_mb)
+    jc = np.asarray(jc[()], dtype=np.int64)
+    data = np.asarray(group["data"][()]) if "data" in group else np.zeros(0)
+    ir = np.asarray(group["ir"][()], dtype=np.int64) if "ir" in group else np.zeros(0, int)
+    return sps.csc_array((data, ir, jc), shape=(rows, jc.size - 1))
+
+
+def _mat73_chars(codes: Any) -> list[str]:
+    """The rows of a MATLAB char array stored as UTF-16 codes (transposed)."""
+    arr = np.atleast_2d(np.asarray(codes)).T
+    return ["".join(map(chr, row)).rstrip("\x00") for row in arr.astype(np.int64)]
 
 
 def _read_npz(path: Path, max_mb: float) -> dict[str, Any]:
