@@ -320,6 +320,16 @@ def test_what_cannot_be_exported_is_refused(tmp_path):
         export_fmu(duffing(), tmp_path / "k.fmu", start={"x": 1.0})
 
 
+def test_a_failed_step_is_an_fmi_error_with_a_message(tmp_path, capfd):
+    q, p = sp.symbols("q p", real=True)
+    steep = PHS(J=[[0, 1], [-1, 0]], hamiltonian=sp.exp(q**2) + p**2 / 2, states=["q", "p"])
+    path = export_fmu(steep, tmp_path / "steep.fmu", start=[3.0, 0.0],
+                      method="discrete_gradient").path
+    with pytest.raises(Exception, match="fmi3DoStep"):
+        simulate_fmu(str(path), stop_time=10.0, output_interval=5.0, output=["q"])
+    assert "at t = 0 s (step 5 s)" in capfd.readouterr().out
+
+
 def test_compiler_failure_is_one_model_error(tmp_path, monkeypatch):
     monkeypatch.setenv("CC", f"{find_compiler()[0]} -include /nonexistent/phx_missing.h")
     with pytest.raises(ModelError, match="compiling the FMU's C code failed: .*phx_missing"):
