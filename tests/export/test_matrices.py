@@ -256,3 +256,23 @@ def test_matlab_v73_without_h5py_names_the_fix(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "h5py", None)
     with pytest.raises(ModelError, match=r"v7.3 \(HDF5\) file.*pip install h5py.*-v7"):
         load_matrices(path)
+
+
+@pytest.mark.parametrize("suffix", [".mat", ".npz"])
+def test_damaged_files_give_model_errors_only(tmp_path, suffix):
+    good = save_matrices(linear_ph(elongation_chain(3)), tmp_path / f"g{suffix}").read_bytes()
+    rng = np.random.default_rng(7)
+    errors = 0
+    for trial in range(60):
+        data = bytearray(good)
+        for i in rng.integers(0, len(data), size=int(rng.integers(1, 6))):
+            data[i] = int(rng.integers(0, 256))
+        if trial % 5 == 0:
+            data = data[: int(rng.integers(0, len(data)))]
+        path = tmp_path / f"bad{suffix}"
+        path.write_bytes(bytes(data))
+        try:
+            load_matrices(path)
+        except ModelError:
+            errors += 1  # anything else fails the test
+    assert errors >= 30  # most damage is caught (a flipped byte in a name may pass)
