@@ -2,24 +2,25 @@ r"""``modelDescription.xml`` (FMI 3.0 or 2.0) and ``sources/buildDescription.xml
 
 The variables, in value-reference order (:mod:`.layout`):
 
-==================  ==============  ===========  ==========================================
-variable            causality       variability  notes
-==================  ==============  ===========  ==========================================
-``time``            independent     continuous
-states (model       local           continuous   ``initial="exact"``, start from ``start=``
-names)
-``der(<state>)``    local           continuous   Model Exchange only (``derivative=``)
-parameters          parameter       tunable      start: the model's value (one without
-                                                 a value, a modulated switch: an input)
-inputs u            input           continuous   start ``u=`` (0); held over a step
-outputs y           output          continuous   :math:`(G+P)^\top\nabla H + (M+S)u`
-``H``               output          continuous   stored energy (J)
-``supplied_power``  output          continuous   :math:`u^\top y` (W), into the system
-``dissipated_power``  output        continuous   :math:`d \ge 0` (W)
-``energy_residual``   output        continuous   Co-Simulation only: :math:`H_{k+1} - H_k -
-                                                 (W_\mathrm{supplied} - W_\mathrm{dissipated})`
-                                                 of the last communication step (J)
-==================  ==============  ===========  ==========================================
+======================  ===========  ===========  ======================================
+variable                causality    variability  notes
+======================  ===========  ===========  ======================================
+``time``                independent  continuous
+states (model names)    local        continuous   ``initial="exact"``, start ``start=``
+``der(<state>)``        local        continuous   Model Exchange only (``derivative=``)
+parameters              parameter    tunable      start: the model's value
+a parameter without     input        continuous   start 0 (a switch the model file
+a value                                           modulates)
+inputs u                input        continuous   start ``u=`` (0); held over a step
+outputs y               output       continuous   :math:`(G+P)^\top\nabla H + (M+S)u`
+``H``                   output       continuous   stored energy (J)
+``supplied_power``      output       continuous   :math:`u^\top y` (W), into the system
+``dissipated_power``    output       continuous   :math:`d \ge 0` (W)
+``energy_residual``     output       continuous   Co-Simulation only: :math:`H_{k+1} -
+                                                  H_k - (W_\mathrm{supplied} -
+                                                  W_\mathrm{dissipated})` of the last
+                                                  communication step (J)
+======================  ===========  ===========  ======================================
 
 Model names go into XML attributes only, escaped by :mod:`xml.etree.ElementTree`
 (characters XML 1.0 cannot hold at all are dropped).  FMI 3.0: §2.4 of the standard
