@@ -15,7 +15,8 @@ same system.  (pyMOR 2026.1's ``PHLTIModel.from_mat_file``/``to_mat_file`` are i
 from ``LTIModel`` and do not handle the pH keys; ``PHLTIModel.from_matrices(**keys)``
 does.)
 
-:func:`load_matrices` reads such files, the subsets the collection ships (``B`` for
+:func:`load_matrices` reads such files — MATLAB 5/7 through SciPy, v7.3 (HDF5, MAT.jl's
+default) through h5py when it is installed — the subsets the collection ships (``B`` for
 ``G``; ``E = I``, ``Q = I``, ``P = S = N = 0`` when absent) and a state-space file with
 only ``A, B, C[, D, E]`` (then a passive model is written in pH form by
 :func:`~porthamiltonian.export.passive.from_state_space`).  Files are data, never code:
