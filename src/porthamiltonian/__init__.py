@@ -29,15 +29,18 @@ if TYPE_CHECKING:  # the names of __all__, for type checkers and the import grap
         SimulationError,
         StructureError,
     )
+    from .export import export_fmu
     from .interconnection import feedback, interconnect, parallel
+    from .linear_ph import LinearPH
     from .phs import PHS
+    from .reduction import reduce
     from .simulate import SimulationResult, simulate
 
 # Subpackages with their own namespace (``porthamiltonian.distributed.wave(...)``) are
 # imported on first attribute access too.
 _SUBPACKAGES = frozenset(
-    {"analysis", "bondgraph", "control", "distributed", "ensemble", "io", "lagrange",
-     "library", "mechanics", "network", "simulate"}
+    {"analysis", "bondgraph", "control", "distributed", "ensemble", "export", "io", "lagrange",
+     "library", "mechanics", "network", "reduction", "simulate"}
 )
 
 _ERRORS = frozenset({"ModelError", "StructureError", "ExpressionError", "SchemaError",
@@ -78,6 +81,18 @@ def _load(name: str) -> Any:
         from . import ensemble
 
         return getattr(ensemble, name)
+    if name == "export_fmu":
+        from .export import export_fmu
+
+        return export_fmu
+    if name == "reduce":
+        from .reduction import reduce
+
+        return reduce
+    if name == "LinearPH":
+        from .linear_ph import LinearPH
+
+        return LinearPH
     if name == "SimulationResult":
         from .simulate import SimulationResult
 
@@ -117,6 +132,9 @@ __all__ = [
     "SimulationResult",
     "sweep",
     "fit",
+    "export_fmu",
+    "reduce",
+    "LinearPH",
     "DescriptorPHS",
     "DiracStructure",
     "PowerBalance",
