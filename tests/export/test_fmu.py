@@ -399,7 +399,7 @@ def test_cli_writes_a_valid_fmu(tmp_path, capsys):
     (["export", "nope.yaml", "--fmu", "x.fmu"], "not found"),
     (["export", str(ROOT / "examples/models/double_pendulum.yaml"), "--fmu", "x.fmu"],
      "mechanism"),
-    (["export", str(DC_MOTOR)], "--fmu"),
+    (["export", str(DC_MOTOR)], "--fmu FILE.fmu and/or --matrices"),
     (["export", str(DC_MOTOR), "--fmu", "x.zip"], ".fmu"),
 ])
 def test_cli_errors_are_one_line_exit_2(tmp_path, capsys, monkeypatch, args, message):

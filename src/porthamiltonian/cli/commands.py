@@ -194,6 +194,9 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
     _limit_argument(p)
     p.add_argument("--fmu", metavar="FILE.fmu",
                    help="write a Functional Mock-up Unit (docs/export.md)")
+    p.add_argument("--matrices", metavar="FILE.mat|FILE.npz",
+                   help="write a linear model's E, J, R, Q, G, P, S, N in the layout of the "
+                        "pH benchmark collection (docs/export.md)")
     p.add_argument("--kind", choices=("me", "cs"), default="cs",
                    help="cs: Co-Simulation, the FMU steps with the library's structure-"
                         "preserving method (default); me: Model Exchange, the importer's "
@@ -222,7 +225,7 @@ COMMANDS: tuple[Command, ...] = (
             _sweep_arguments),
     Command("fit", "fit parameters of a model file to measured time series",
             _fit_arguments),
-    Command("export", "export a model file as an FMU (FMI 3.0/2.0, ME or CS)",
+    Command("export", "export a model file as an FMU (FMI 3.0/2.0, ME or CS) or as matrices",
             _export_arguments),
     Command("check", "causality of a bond graph, in words (SCAP)", _check_arguments),
     Command("draw", "draw a bond graph: half-arrows, causal strokes, problems",

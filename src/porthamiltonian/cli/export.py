@@ -1,4 +1,5 @@
-"""``porthamiltonian export MODEL --fmu FILE.fmu [--kind me|cs]`` (docs/cli.md, docs/export.md).
+"""``porthamiltonian export MODEL --fmu FILE.fmu [--kind me|cs]`` and ``--matrices FILE.mat``
+(docs/cli.md, docs/export.md).
 
 Builds the model file's explicit port-Hamiltonian system (a ``phs``, ``bondgraph`` or
 ``network`` section) and writes it as a Functional Mock-up Unit: FMI 3.0 (``--fmi 2``
@@ -26,23 +27,55 @@ __all__ = ["run_command"]
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """Write the FMU; user errors raise :class:`ModelError` (exit 2 in ``cli.main``)."""
-    if not args.fmu:
-        raise ModelError("say what to export: --fmu FILE.fmu")
-    if not str(args.fmu).lower().endswith(".fmu"):
+    """Write the FMU and/or the matrices; user errors raise :class:`ModelError` (exit 2 in
+    ``cli.main``)."""
+    if not args.fmu and not args.matrices:
+        raise ModelError("say what to export: --fmu FILE.fmu and/or --matrices FILE.mat|.npz")
+    if args.fmu and not str(args.fmu).lower().endswith(".fmu"):
         raise ModelError(f"--fmu {args.fmu}: an FMU file name ends in .fmu")
-    from ..export.fmu import export_fmu
+    if args.matrices and not str(args.matrices).lower().endswith((".mat", ".npz")):
+        raise ModelError(f"--matrices {args.matrices}: give FILE.mat (MATLAB) or FILE.npz "
+                         "(NumPy)")
     from ..io import load_model
     from ..io.simulation import explicit_if_possible
 
     model = load_model(args.model)
     if model.kind == "mechanism":
-        raise ModelError(f"{args.model}: a mechanism section cannot be exported as an FMU "
-                         "(its pH-DAE is assembled numerically, with no formula to write as "
-                         "C code); export a model with a phs, bondgraph or network section")
+        raise ModelError(f"{args.model}: a mechanism section cannot be exported (its pH-DAE "
+                         "is assembled numerically, with no formula to write as C code or "
+                         "constant matrices); export a model with a phs, bondgraph or "
+                         "network section")
     from ..io.build import build_system
 
     system = explicit_if_possible(build_system(model))
+    report: dict[str, Any] = {}
+    if args.matrices:
+        report.update(_matrices(args, system))
+    if args.fmu:
+        report.update(_fmu(args, model, system))
+    if args.json:
+        print(json.dumps(report, indent=2))
+    return 0
+
+
+def _matrices(args: argparse.Namespace, system: Any) -> dict[str, Any]:
+    """Write the linear pH matrices (the benchmark collection's layout, docs/export.md)."""
+    from ..export.matrices import save_matrices
+    from ..linear_ph import linear_ph
+
+    lin = linear_ph(system)  # a nonlinear model: a ModelError pointing to linearize
+    path = save_matrices(lin, args.matrices)
+    if not args.json:
+        print(f"wrote {path}: E, J, R, Q, G, P, S, N of {_count(lin.n_states, 'state')} and "
+              f"{_count(lin.n_inputs, 'port')}" + (" (E singular: a descriptor system)"
+                                                   if lin.descriptor else ""))
+    return {"matrices": str(path), "n_states": lin.n_states}
+
+
+def _fmu(args: argparse.Namespace, model: Any, system: Any) -> dict[str, Any]:
+    """Write the FMU (docs/export.md, "FMUs"); the report's keys (docs/cli.md)."""
+    from ..export.fmu import export_fmu
+
     sim: dict[str, Any] = model.simulate or {}
     method = args.method or (sim.get("method") if sim.get("method") in
                              ("midpoint", "discrete_gradient") else "midpoint")
@@ -65,7 +98,7 @@ def run_command(args: argparse.Namespace) -> int:
     if varying:
         print(f"note: the inputs {', '.join(varying)} vary in time in the model file; in the "
               "FMU they start at 0 and the importer sets them", file=sys.stderr)
-    report = {
+    report: dict[str, Any] = {
         "fmu": str(done.path), "model_identifier": done.identifier, "fmi": done.fmi,
         "kind": done.kind, "method": done.method if done.kind == "cs" else None,
         "dt": None if dt is None else float(dt), "binary": done.binary,
@@ -74,8 +107,7 @@ def run_command(args: argparse.Namespace) -> int:
         "modulated": list(done.modulated),
     }
     if args.json:
-        print(json.dumps(report, indent=2))
-        return 0
+        return report
     kind = "Co-Simulation" if done.kind == "cs" else "Model Exchange"
     step = (f", {done.method} step" + (f" of at most {float(dt):g} s" if dt else "")
             if done.kind == "cs" else "")
@@ -89,7 +121,7 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"  binary for this machine: {done.binary}; C sources in sources/")
     else:
         print("  C sources only (sources/, buildDescription.xml): the importer builds them")
-    return 0
+    return report
 
 
 def _constant_inputs(model: Any, sim: dict[str, Any], names: list[str]
