@@ -209,6 +209,17 @@ def test_numeric_linear_systems_dense_and_sparse(tmp_path):
         assert np.max(np.abs(out["energy_residual"])) < 1e-12 * np.max(out["H"])
 
 
+def test_a_model_too_large_for_the_dense_step_is_refused_before_any_code(tmp_path):
+    from porthamiltonian.export.fmu.model import MAX_STATES
+
+    n = MAX_STATES + 2
+    big = PHS(J=sps.csr_matrix((n, n)), R=sps.eye(n, format="csr"),
+              G=sps.csr_matrix(np.eye(n, 1)), Q=sps.eye(n, format="csr"))
+    with pytest.raises(ModelError, match=rf"{n} states; an FMU takes at most.*reduce"):
+        export_fmu(big, tmp_path / "big.fmu")
+    assert not (tmp_path / "big.fmu").exists()
+
+
 def test_descriptor_systems_go_through_their_explicit_form(tmp_path):
     from porthamiltonian import DescriptorPHS
 

@@ -110,11 +110,21 @@ def explicit_system(system: Any) -> PHS:
                      "as C code; build the model as a symbolic PHS or a bond graph instead")
 
 
+#: the most states an FMU takes: its co-simulation step is a dense Newton/LU step that
+#: holds five n × n work matrices (160 MB at 2000 states) and costs O(n³) per iteration
+MAX_STATES = 2000
+
+
 def fmu_model(system: Any, start: Any = None, u: Any = None) -> FmuModel:
     """The :class:`FmuModel` of ``system`` with the initial state ``start`` and the start
     values ``u`` of the inputs (each a sequence in the order of the states/inputs, or a
     mapping by name; missing entries start at 0)."""
     phs = explicit_system(system)
+    if phs.n_states > MAX_STATES:
+        raise ModelError(
+            f"{phs.name or 'the model'} has {phs.n_states} states; an FMU takes at most "
+            f"{MAX_STATES} (its step is a dense Newton/LU step, O(n³)): reduce the model "
+            "first, e.g. porthamiltonian.reduce(system, order=20) (docs/reduction.md)")
     q = quantities_of(phs) or quantities_of(system)
     states = [_state_variable(s, q) for s in phs.states]
     inputs = [_port_variable(u, q, "input", phs.outputs[k]) for k, u in enumerate(phs.inputs)]
