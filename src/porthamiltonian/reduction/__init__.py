@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .norms import h2_error, h2_norm, hinf_error, hinf_norm
-    from .reduce import Reduction, reduce
+    from .reducer import Reduction, reduce
 
 __all__ = ["reduce", "Reduction", "h2_norm", "hinf_norm", "h2_error", "hinf_error"]
 
@@ -20,7 +20,8 @@ __all__ = ["reduce", "Reduction", "h2_norm", "hinf_norm", "h2_error", "hinf_erro
 def __getattr__(name: str) -> Any:
     """The public name ``name``, imported on first use."""
     if name in ("reduce", "Reduction"):
-        from . import reduce as module
+        # the module is ``reducer``: a submodule named ``reduce`` would shadow the function
+        from . import reducer as module
         return getattr(module, name)
     if name in ("h2_norm", "hinf_norm", "h2_error", "hinf_error"):
         from . import norms
