@@ -82,6 +82,7 @@ def test_reduced_transfer_function_close_to_full(prbt10):
         assert err <= prbt10.hinf_error * (1 + 1e-6)
 
 
+@pytest.mark.slow
 def test_against_pymor_reductors(prbt10, irka10):
     pytest.importorskip("pymor")
     from pymor.models.iosys import PHLTIModel

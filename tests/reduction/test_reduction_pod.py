@@ -82,6 +82,7 @@ def test_reduced_trajectory_near_full(runs):
     assert np.abs(rres.H - full.H).max() < 0.05 * full.H.max()
 
 
+@pytest.mark.slow
 def test_effort_projection_variant(runs):
     sys, full, _, _ = runs
     red = reduce(sys, 4, "pod", snapshots=full, projection="effort")
