@@ -39,6 +39,8 @@ from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse as sps
+import scipy.sparse.linalg as spsla
 
 from ..errors import ModelError
 from ..linear_ph import LinearPH
@@ -124,6 +126,10 @@ def krylov_basis(A: np.ndarray, B: np.ndarray, shifts: Sequence[complex],
                              f"column per shift), got {directions.shape}")
     cols: list[np.ndarray] = []
     eye = np.eye(n)
+    # a discretized PDE is sparse: factor sI − A as a sparse matrix then (SuperLU)
+    sparse = n > 200 and np.count_nonzero(A) < 0.05 * n * n
+    As = sps.csc_array(A) if sparse else None
+    Is = sps.eye_array(n, format="csc") if sparse else None
     for i, s in enumerate(shifts):
         s = complex(s)
         if not np.isfinite(s):
@@ -134,8 +140,12 @@ def krylov_basis(A: np.ndarray, B: np.ndarray, shifts: Sequence[complex],
             raise ModelError(f"shift {s} is NaN; give finite shifts or inf")
         rhs = B if directions is None else B @ directions[:, i:i + 1]
         try:
-            X = np.linalg.solve(s * eye - A, rhs)
-        except np.linalg.LinAlgError:
+            if sparse:
+                X = spsla.splu((s * Is - As).astype(complex).tocsc()).solve(
+                    rhs.astype(complex))
+            else:
+                X = np.linalg.solve(s * eye - A, rhs)
+        except (np.linalg.LinAlgError, RuntimeError):
             raise ModelError(f"shift {s} is a pole of the system; move it off the "
                              "eigenvalues of A") from None
         cols.append(X)
