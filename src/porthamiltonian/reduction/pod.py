@@ -9,6 +9,16 @@ P(x))u`, the POD basis :math:`V` (:math:`n \times r`, :math:`V^\top V = I`) hold
 :math:`[x(t_1), \dots, x(t_k)]`, and :math:`x \approx Vx_r`,
 :math:`H_r(x_r) = H(Vx_r)`, so :math:`\nabla H_r(x_r) = V^\top\nabla H(Vx_r)`.
 
+**Snapshots augmented by J** (``augment=True``, the default, for a constant :math:`J`):
+the POD runs on :math:`[X, JX]`, so :math:`\operatorname{range}V` is nearly
+:math:`J`-invariant and :math:`J_r = V^\top JV` stays non-degenerate — every position
+direction comes with its momentum, the idea of the cotangent lift / proper symplectic
+decomposition (Peng & Mohseni, SIAM J. Sci. Comput. 38 (2016) A1–A27).  Plain POD may pick
+one without the other: :math:`J_r` is then (nearly) singular (always for odd :math:`r`),
+and spurious overdamped modes appear; on the quartic chain of the tests the output error
+at r = 5 is 78 % without and 1.6 % at r = 6 with the augmentation (15 %, 5 %, 1.6 %,
+0.4 % at r = 2, 4, 6, 8).
+
 **Galerkin** (``projection="galerkin"``, the default, as in the papers): :math:`W = V`,
 
 .. math::
@@ -84,13 +94,25 @@ def pod_basis(snapshots: Any, order: int, n: int) -> tuple[np.ndarray, np.ndarra
     return U[:, :order], s
 
 
+def _constant_J(system: PHS) -> np.ndarray | None:
+    """J as numbers when it does not depend on the state, else ``None``."""
+    if not system.symbolic:
+        J = system.J
+        return np.asarray(J.toarray() if hasattr(J, "toarray") else J, dtype=float)
+    J = sp.ImmutableMatrix(system.matrices()["J"]).xreplace(system.parameter_values())
+    if J.free_symbols:
+        return None
+    return np.asarray(J.tolist(), dtype=float).reshape(J.shape)
+
+
 def pod_reduce(system: Any, order: int, *, snapshots: Any = None, name: str | None = None,
-               projection: str = "galerkin", **options: Any) -> Reduction:
+               projection: str = "galerkin", augment: bool = True, **options: Any
+               ) -> Reduction:
     """The POD reduced model of ``system`` (module docstring) as a :class:`Reduction`."""
     t0 = time.perf_counter()
     if options:
         raise ModelError(f"unknown option(s) {', '.join(sorted(options))} for method 'pod'; "
-                         "it takes snapshots= and projection=")
+                         "it takes snapshots=, projection= and augment=")
     if projection not in ("effort", "galerkin"):
         raise ModelError(f"projection={projection!r}: choose 'effort' or 'galerkin'")
     if not isinstance(system, PHS):
@@ -99,9 +121,10 @@ def pod_reduce(system: Any, order: int, *, snapshots: Any = None, name: str | No
     n = system.n_states
     order = check_order(order, n)
     X = _snapshot_matrix(snapshots, n)
-    V, s = pod_basis(X, order, n)
+    J = _constant_J(system) if augment else None
+    V, s = pod_basis(np.hstack([X, J @ X]) if J is not None else X, order, n)
     W = V
-    info: dict[str, Any] = {"singular_values": s,
+    info: dict[str, Any] = {"singular_values": s, "augmented": J is not None,
                             "captured_energy": float(np.sum(s[:order] ** 2) / np.sum(s**2))}
     if projection == "effort":
         E = np.array([system.gradient(x) for x in X.T]).T  # co-energy snapshots
