@@ -38,9 +38,12 @@ complement is the (zero) Riccati residual.
 **Error bound.**  By the Cayley transform
 :math:`F = (I - G_n)(I + G_n)^{-1}` of the normalized :math:`G_n = TGT`,
 :math:`T = (R_0/2)^{-1/2}`, the PR-balanced truncation of :math:`G` is the bounded-real
-balanced truncation of :math:`F` with the same :math:`\sigma_i` (both Riccati equations
-coincide), so :math:`\|F - F_r\|_{\mathcal H_\infty} \le 2\sum_{i>r}\sigma_i` (Opdenacker
-& Jonckheere, IEEE TCAS 35, 1988), and from
+balanced truncation of :math:`F` with the same :math:`\sigma_i` (the bounded-real
+Gramians of :math:`F` are :math:`X/2` and :math:`2Y`: checked numerically to 1e-14, and
+the truncation commutes with the Cayley transform's realization
+:math:`A_F = A - B_nK C_n`, :math:`K = (I + D_n)^{-1}`), so
+:math:`\|F - F_r\|_{\mathcal H_\infty} \le 2\sum_{i>r}\sigma_i` (Opdenacker & Jonckheere,
+IEEE TCAS 35, 1988), and from
 :math:`G_n - G_{n,r} = \tfrac12(I + G_n)(F_r - F)(I + G_{n,r})`
 
 .. math::
