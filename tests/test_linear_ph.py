@@ -23,10 +23,14 @@ def test_two_cell_chain_against_its_closed_form():
     # D = (ms² + cs + k)² − k² (the common factor s cancels: the rigid mode is hidden)
     m, k, c = 4.0, 4.0, 1.0
     lin = linear_ph(msd_chain(2, 1, m=m, k=k, c=c))
+    fixed = linear_ph(msd_chain(2, 1, m=m, k=k, c=c, fixed_end=True))
     for s in (0.3j, 1.7j, 0.5 + 2j):
         a = m * s**2 + c * s + k
         want = s * a / (a**2 - k**2)
         assert lin.transfer(s)[0, 0] == pytest.approx(want, rel=1e-12)
+        # with mass 2 also tied to the ground: v1/F1 = s(a + k)/(a(a + k) − k²)
+        assert fixed.transfer(s)[0, 0] == pytest.approx(s * (a + k) / (a * (a + k) - k**2),
+                                                        rel=1e-12)
 
 
 def test_chain_layout_of_the_collection():
@@ -37,6 +41,7 @@ def test_chain_layout_of_the_collection():
     eig = np.linalg.eigvalsh(lin.Q)
     assert eig.min() == pytest.approx(0.0, abs=1e-12) and np.sum(eig < 1e-10) == 1  # rigid mode
     assert lin.G[1, 0] == 1.0 and lin.G[3, 1] == 1.0 and lin.G.sum() == 2.0
+    assert np.linalg.eigvalsh(linear_ph(msd_chain(fixed_end=True)).Q).min() > 1e-3  # no rigid mode
 
 
 def test_descriptor_with_a_constraint_keeps_its_transfer_function():

@@ -12,9 +12,10 @@ from porthamiltonian.linear_ph import LinearPH, linear_ph
 
 
 @functools.cache
-def msd(n_cells: int = 50, S: float = 1e-6) -> LinearPH:
-    """The benchmark chain with the feed-through S·I of the Julia package's README."""
-    lin = linear_ph(msd_chain(n_cells)).dense()
+def msd(n_cells: int = 50, S: float = 1e-6, fixed_end: bool = False) -> LinearPH:
+    """The benchmark chain with the feed-through S·I of the Julia package's README
+    (``fixed_end``: the last mass tied to the ground, the chain that README used)."""
+    lin = linear_ph(msd_chain(n_cells, fixed_end=fixed_end)).dense()
     return dataclasses.replace(lin, S=S * np.eye(lin.n_inputs))
 
 
