@@ -33,22 +33,30 @@ def initial_shifts(A: np.ndarray, B: np.ndarray, C: np.ndarray, r: int, *,
     Bt = np.linalg.solve(X, B)  # rows: b_iᵀ
     Ct = C @ X  # columns: c_i
     weight = np.linalg.norm(Ct, axis=0) * np.linalg.norm(Bt, axis=1) / np.abs(lam.real)
-    order = np.argsort(-weight)
+    # a pair whose imaginary part is round-off is one real pole (its "conjugate" is itself)
+    real = np.abs(lam.imag) <= 1e-12 * np.abs(lam)
     chosen: list[int] = []
-    for i in order:  # conjugate pairs together, so the set stays closed
+    spare: int | None = None  # the most dominant pair that did not fit
+    for i in np.argsort(-weight):  # conjugate pairs together, so the set stays closed
         if len(chosen) >= r:
             break
         if i in chosen:
             continue
-        if abs(lam[i].imag) > 0:
-            j = int(np.argmin(np.abs(lam - lam[i].conjugate())))
-            if len(chosen) + 2 > r:
-                continue
-            chosen += [int(i), j]
-        else:
+        if real[i]:
             chosen.append(int(i))
-    if len(chosen) < r:
+            continue
+        j = int(np.argmin(np.abs(lam - lam[i].conjugate())))
+        if len(chosen) + 2 > r or j in chosen or j == i:
+            spare = int(i) if spare is None else spare
+            continue
+        chosen += [int(i), j]
+    shifts, dirs = list(-lam[chosen]), [Bt[k] for k in chosen]
+    if len(chosen) == r - 1 and spare is not None:
+        # one place left and only pairs remain: a real shift at the spare pair's decay
+        # rate, with the real part of its direction, keeps the set closed
+        shifts.append(complex(-lam[spare].real))
+        dirs.append(Bt[spare].real.astype(complex))
+    if len(shifts) < r:
         raise ModelError(f"could not choose {r} initial shifts closed under conjugation; "
                          "give shifts= explicitly")
-    idx = np.array(chosen)
-    return -lam[idx], Bt[idx].T
+    return np.asarray(shifts, dtype=complex), np.asarray(dirs).T
