@@ -95,7 +95,7 @@ def main() -> None:
                      label=f"library F{j + 1} → v{i + 1}")
         ax[0].loglog(w, np.abs(H_mor[:, i, j]), "k--", lw=1,
                      label=f"pyMOR F{j + 1} → v{i + 1}")
-    ax[0].set_ylabel("mobility |v/F| (m/(N·s))")
+    ax[0].set_ylabel("mobility |v/F| (m·s⁻¹/N)")
     ax[0].legend(fontsize=8, ncols=2)
     ax[0].set_title("benchmark MSD chain, 50 cells: library and pyMOR PHLTIModel")
     zero = rel == 0  # a log axis cannot show 0: mark those points at the bottom

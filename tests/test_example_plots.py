@@ -93,6 +93,7 @@ FAST = [
     ("analysis_rlc_bode", "{out}"),
     ("monte_carlo_motor", "--runs", "20", "--workers", "1", "--out", "{out}"),
     ("sweep_rlc", "--values", "4", "--workers", "1", "--out", "{out}"),
+    ("reduce_timoshenko", "--elements", "10", "--order", "8", "--out", "{out}"),
 ]
 
 SLOW = [
@@ -102,6 +103,7 @@ SLOW = [
     ("control_iwp_ida_pbc", "--out", "{out}"),
     ("distributed_line", "--out", "{out}"),
     ("crank_mtf", "{out}"),
+    ("benchmark_msd", "--points", "8", "--out", "{out}"),
 ]
 
 
