@@ -169,40 +169,16 @@ PHX_EXPORT fmi2Status fmi2Reset(fmi2Component c) {
 
 /* -- Real variables: value references of phx_config.h -------------------------------- */
 static fmi2Status get_one(Instance *inst, fmi2ValueReference vr, double *value) {
-    phx_state *s = &inst->s;
-    double y[PHX_MM], H, supplied, dissipated;
-    if (vr == PHX_VR_TIME) { *value = s->t; return fmi2OK; }
-    if (vr >= PHX_VR_X && vr < PHX_VR_X + PHX_N) { *value = s->x[vr - PHX_VR_X]; return fmi2OK; }
-    if (vr >= PHX_VR_DX && vr < PHX_VR_DX + PHX_N) {
-        double dx[PHX_NN];
-        phx_derivatives(s, dx);
-        *value = dx[vr - PHX_VR_DX];
-        return fmi2OK;
-    }
-    if (vr >= PHX_VR_P && vr < PHX_VR_P + PHX_NP) { *value = s->p[vr - PHX_VR_P]; return fmi2OK; }
-    if (vr >= PHX_VR_U && vr < PHX_VR_U + PHX_M) { *value = s->u[vr - PHX_VR_U]; return fmi2OK; }
-    if (vr == PHX_VR_RESIDUAL) { *value = s->residual; return fmi2OK; }
-    if ((vr >= PHX_VR_Y && vr < PHX_VR_Y + PHX_M) || vr == PHX_VR_H || vr == PHX_VR_SUPPLIED
-        || vr == PHX_VR_DISSIPATED) {
-        phx_outputs(s, y, &H, &supplied, &dissipated);
-        *value = vr == PHX_VR_H ? H : vr == PHX_VR_SUPPLIED ? supplied
-               : vr == PHX_VR_DISSIPATED ? dissipated : y[vr - PHX_VR_Y];
-        return fmi2OK;
-    }
-    logf_(inst, fmi2Error, "logStatusError", "no Real variable has value reference %u", vr);
+    if (phx_get(&inst->s, (unsigned)vr, value)) return fmi2OK;
+    logf_(inst, fmi2Error, "logStatusError", "no Real variable has value reference %u",
+          (unsigned)vr);
     return fmi2Error;
 }
 
 static fmi2Status set_one(Instance *inst, fmi2ValueReference vr, double value) {
-    phx_state *s = &inst->s;
-    if (vr >= PHX_VR_P && vr < PHX_VR_P + PHX_NP) { s->p[vr - PHX_VR_P] = value; return fmi2OK; }
-    if (vr >= PHX_VR_U && vr < PHX_VR_U + PHX_M) { s->u[vr - PHX_VR_U] = value; return fmi2OK; }
-    if (vr >= PHX_VR_X && vr < PHX_VR_X + PHX_N && inst->mode != MODE_STEP) {
-        s->x[vr - PHX_VR_X] = value;
-        return fmi2OK;
-    }
+    if (phx_set(&inst->s, (unsigned)vr, value, inst->mode != MODE_STEP)) return fmi2OK;
     logf_(inst, fmi2Error, "logStatusError",
-          "the variable with value reference %u cannot be set now", vr);
+          "the variable with value reference %u cannot be set now", (unsigned)vr);
     return fmi2Error;
 }
 

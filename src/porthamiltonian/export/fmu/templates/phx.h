@@ -107,5 +107,9 @@ void phx_derivatives(phx_state *s, double *dx);
 void phx_outputs(phx_state *s, double *y, double *H, double *supplied, double *dissipated);
 /* steps from s->t to s->t + h with the inputs held; 0 on success, else s->message */
 int phx_advance(phx_state *s, double h);
+/* the variable with value reference vr (phx_config.h) into *value; 0 when there is none */
+int phx_get(phx_state *s, unsigned vr, double *value);
+/* sets the parameter, input or (states_settable) state vr; 0 when it cannot be set */
+int phx_set(phx_state *s, unsigned vr, double value, int states_settable);
 
 #endif

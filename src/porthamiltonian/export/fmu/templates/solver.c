@@ -118,6 +118,39 @@ void phx_outputs(phx_state *s, double *y, double *H, double *supplied, double *d
     *dissipated = pw[1];
 }
 
+int phx_get(phx_state *s, unsigned vr, double *value) {
+    double y[PHX_MM], H, supplied, dissipated;
+    if (vr == PHX_VR_TIME) { *value = s->t; return 1; }
+    if (vr >= PHX_VR_X && vr < PHX_VR_X + PHX_N) { *value = s->x[vr - PHX_VR_X]; return 1; }
+    if (vr >= PHX_VR_DX && vr < PHX_VR_DX + PHX_N) {
+        double dx[PHX_NN];
+        phx_derivatives(s, dx);
+        *value = dx[vr - PHX_VR_DX];
+        return 1;
+    }
+    if (vr >= PHX_VR_P && vr < PHX_VR_P + PHX_NP) { *value = s->p[vr - PHX_VR_P]; return 1; }
+    if (vr >= PHX_VR_U && vr < PHX_VR_U + PHX_M) { *value = s->u[vr - PHX_VR_U]; return 1; }
+    if (vr == PHX_VR_RESIDUAL) { *value = s->residual; return 1; }
+    if ((vr >= PHX_VR_Y && vr < PHX_VR_Y + PHX_M) || vr == PHX_VR_H || vr == PHX_VR_SUPPLIED
+        || vr == PHX_VR_DISSIPATED) {
+        phx_outputs(s, y, &H, &supplied, &dissipated);
+        *value = vr == PHX_VR_H ? H : vr == PHX_VR_SUPPLIED ? supplied
+               : vr == PHX_VR_DISSIPATED ? dissipated : y[vr - PHX_VR_Y];
+        return 1;
+    }
+    return 0;
+}
+
+int phx_set(phx_state *s, unsigned vr, double value, int states_settable) {
+    if (vr >= PHX_VR_P && vr < PHX_VR_P + PHX_NP) { s->p[vr - PHX_VR_P] = value; return 1; }
+    if (vr >= PHX_VR_U && vr < PHX_VR_U + PHX_M) { s->u[vr - PHX_VR_U] = value; return 1; }
+    if (vr >= PHX_VR_X && vr < PHX_VR_X + PHX_N && states_settable) {
+        s->x[vr - PHX_VR_X] = value;
+        return 1;
+    }
+    return 0;
+}
+
 /* the effort z of the step from x with increment d (xm = x + d/2 already in s->xm);
  * with jac, also dz = dz/dd in s->dz (discrete gradient) */
 static void effort(phx_state *s, const double *x, const double *d, int jac) {
