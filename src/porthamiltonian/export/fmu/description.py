@@ -177,6 +177,17 @@ def model_description(model: FmuModel, layout: Layout, *, kind: str, fmi: str, t
     return ET.tostring(root, encoding="UTF-8", xml_declaration=True) + b"\n"
 
 
+def _attributes(v: FmiVariable) -> dict[str, str]:
+    """The attributes a variable has in both FMI versions (its element differs)."""
+    attrs = {"name": clean_text(v.name), "valueReference": str(v.vr),
+             "causality": v.causality, "variability": v.variability}
+    if v.description:
+        attrs["description"] = clean_text(v.description)
+    if v.initial:
+        attrs["initial"] = v.initial
+    return attrs
+
+
 def _fmi3(root: ET.Element, vs: list[FmiVariable], kind: str, identifier: str,
           model: FmuModel, dt: float) -> None:
     if kind == "me":
@@ -190,12 +201,7 @@ def _fmi3(root: ET.Element, vs: list[FmiVariable], kind: str, identifier: str,
     _experiment(root, model, dt)
     mv = ET.SubElement(root, "ModelVariables")
     for v in vs:
-        attrs = {"name": clean_text(v.name), "valueReference": str(v.vr),
-                 "causality": v.causality, "variability": v.variability}
-        if v.description:
-            attrs["description"] = clean_text(v.description)
-        if v.initial:
-            attrs["initial"] = v.initial
+        attrs = _attributes(v)
         if v.unit:
             attrs["unit"] = clean_text(v.unit)
         if v.derivative_of is not None:
@@ -232,12 +238,7 @@ def _fmi2(root: ET.Element, vs: list[FmiVariable], kind: str, identifier: str,
     mv = ET.SubElement(root, "ModelVariables")
     index = {v.vr: i + 1 for i, v in enumerate(vs)}  # FMI 2.0 refers by 1-based position
     for v in vs:
-        attrs = {"name": clean_text(v.name), "valueReference": str(v.vr),
-                 "causality": v.causality, "variability": v.variability}
-        if v.description:
-            attrs["description"] = clean_text(v.description)
-        if v.initial:
-            attrs["initial"] = v.initial
+        attrs = _attributes(v)
         sv = ET.SubElement(mv, "ScalarVariable", attrs)
         real: dict[str, str] = {}
         if v.start is not None:
