@@ -27,6 +27,18 @@ def test_order_out_of_range():
         reduce(msd(50), 80, "prbt")  # above the 72 visible states
 
 
+def test_a_model_too_large_for_dense_solves_is_refused_before_any_dense_copy():
+    import scipy.sparse as sps
+
+    from porthamiltonian.reduction.standard import MAX_STATES
+
+    n = MAX_STATES + 2  # dense copies would be 8 × 200 MB
+    big = PHS(J=sps.csr_matrix((n, n)), R=sps.eye(n, format="csr"),
+              G=sps.csr_matrix(np.eye(n, 1)), Q=sps.eye(n, format="csr"))
+    with pytest.raises(ModelError, match=rf"{n} states; reduce works with dense matrices"):
+        reduce(big, 10, "irka")
+
+
 def test_nan_matrices():
     bad = dataclasses.replace(msd(5), R=np.full((10, 10), np.nan))
     with pytest.raises(ModelError, match="NaN"):

@@ -43,13 +43,24 @@ def is_linear_input(system: Any) -> bool:
     return True
 
 
+#: the most states the dense methods take: 200 MB per matrix, minutes per Riccati solve
+MAX_STATES = 5000
+
+
 def standard_form(system: Any) -> LinearPH:
     """``system`` as a dense :class:`LinearPH` with ``E = I`` (module docstring).
 
     Raises :class:`ModelError` for NaN/Inf entries, a singular ``E`` that is not the
     constraint block of a descriptor system, and anything :func:`linear_ph` refuses.
     """
-    lin = linear_ph(system).dense()
+    lin = linear_ph(system)
+    if lin.n_states > MAX_STATES:
+        raise ModelError(
+            f"{lin.name or 'the model'} has {lin.n_states} states; reduce works with dense "
+            f"matrices (Lyapunov and Riccati solves, O(n³)) up to {MAX_STATES} states. "
+            "Discretize more coarsely first, or reduce in parts (e.g. each subsystem before "
+            "interconnecting them)")
+    lin = lin.dense()
     for key, A in lin.matrices().items():
         if not np.all(np.isfinite(A)):
             raise ModelError(f"matrix {key} has NaN or infinite entries; model reduction "
