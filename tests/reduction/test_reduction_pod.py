@@ -127,6 +127,8 @@ def test_pod_needs_snapshots_and_enough_of_them():
         reduce(sys, 2, "pod", snapshots=np.full((6, 5), np.nan))
     with pytest.raises(ModelError, match="not below the 6 states"):
         reduce(sys, 6, "pod", snapshots=np.eye(6))
+    with pytest.raises(ModelError, match="array of numbers"):
+        reduce(sys, 2, "pod", snapshots=[["a"] * 5] * 6)
 
 
 def test_auto_picks_pod_for_nonlinear():

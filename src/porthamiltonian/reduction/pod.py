@@ -68,7 +68,11 @@ def _snapshot_matrix(snapshots: Any, n: int) -> np.ndarray:
             "(porthamiltonian.simulate(...)) or an array of states, n × k (one column per "
             "snapshot) or k × n")
     X = getattr(snapshots, "x", snapshots)
-    X = np.asarray(X, dtype=float)
+    try:
+        X = np.asarray(X, dtype=float)
+    except (TypeError, ValueError):
+        raise ModelError("snapshots= must be a simulation result or an n × k array of "
+                         "numbers (one column per snapshot)") from None
     if X.ndim != 2:
         raise ModelError(f"snapshots must be a 2-D array of states, got shape {X.shape}")
     if X.shape[0] != n and X.shape[1] == n:
