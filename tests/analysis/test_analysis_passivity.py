@@ -69,6 +69,20 @@ def test_unstable_and_negative_residue_and_negative_feedthrough_fail():
     assert not rep.passive and rep.frequency == np.inf
 
 
+def test_a_mode_the_ports_neither_excite_nor_see_does_not_decide_passivity():
+    """The free mass-spring-damper chain has a pole at 0 (the common translation) with a
+    residue at round-off: the frequency test must pass it, as the structure test does;
+    a visible pole at the same place with a negative residue must still fail."""
+    from porthamiltonian.library.benchmarks import msd_chain
+
+    chain = msd_chain(10)
+    assert an.passivity(chain).passive
+    assert an.passivity(chain, method="frequency").passive
+    # a free mass seen through a negative output: residue −1 at s = 0
+    rep = an.passivity(([[0.0]], [[1.0]], [[-1.0]], [[0.0]]))
+    assert not rep.passive and "residue" in rep.reason
+
+
 def test_structure_certificate_names_the_state_with_negative_stiffness():
     # a mass on a negative spring (an inverted pendulum, linearized): Q indefinite
     sys = PHS(J=[[0, 1], [-1, 0]], R=[[0, 0], [0, 0.1]], G=[[0], [1]],
