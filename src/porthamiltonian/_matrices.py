@@ -126,8 +126,9 @@ def shape_of(A: Any) -> tuple[int, int] | None:
 
 
 def to_dense(A: Matrix) -> np.ndarray:
+    """``A`` (SciPy sparse, SymPy or array-like) as a dense float array."""
     if sps.issparse(A):
-        return A.toarray()
+        return np.asarray(A.toarray(), dtype=float)
     if isinstance(A, sp.MatrixBase):
         return np.array(A.tolist(), dtype=float)
     return np.asarray(A, dtype=float)

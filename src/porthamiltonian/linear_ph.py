@@ -30,11 +30,12 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
+from ._matrices import to_dense
 from .descriptor import DescriptorPHS
 from .errors import ModelError
 from .phs import PHS
 
-__all__ = ["LinearPH", "linear_ph"]
+__all__ = ["LinearPH", "linear_ph", "is_identity"]
 
 #: the matrices in the order of the benchmark collection
 NAMES = ("E", "J", "R", "Q", "G", "P", "S", "N")
@@ -88,17 +89,14 @@ class LinearPH:
 
     def dense(self) -> LinearPH:
         """A copy with dense NumPy matrices."""
-        mats = {k: _dense(v) for k, v in self.matrices().items()}
+        mats = {k: to_dense(v) for k, v in self.matrices().items()}
         return LinearPH(**mats, states=self.states, inputs=self.inputs, outputs=self.outputs,
                         name=self.name, multipliers=self.multipliers)
 
     @property
     def descriptor(self) -> bool:
         """Whether ``E`` is not the identity."""
-        E = self.E
-        if sps.issparse(E):
-            return bool((E != sps.eye_array(E.shape[0])).nnz)
-        return not np.array_equal(np.asarray(E), np.eye(E.shape[0]))
+        return not is_identity(self.E)
 
     def transfer(self, s: complex) -> np.ndarray:
         r""":math:`G(s) = (G+P)^\top Q\,(sE - (J-R)Q)^{-1}(G-P) + S - N` at one ``s``."""
@@ -121,7 +119,7 @@ class LinearPH:
                 "Q": self.Q}
         if not self.descriptor:
             return PHS(**mats, **names)
-        return DescriptorPHS(E=_dense(self.E), **{k: _dense(v) for k, v in mats.items()},
+        return DescriptorPHS(E=to_dense(self.E), **{k: to_dense(v) for k, v in mats.items()},
                              **names)
 
 
@@ -169,7 +167,7 @@ def _from_descriptor(system: DescriptorPHS) -> LinearPH:
     core = _numeric(system.core)
     n, k = core.n_states, system.n_constraints
     E = np.asarray(system._E_num, dtype=float)
-    dense = {key: _dense(getattr(core, key)) for key in ("J", "R", "G", "P", "S", "M", "Q")}
+    dense = {key: to_dense(getattr(core, key)) for key in ("J", "R", "G", "P", "S", "M", "Q")}
     states: Sequence[str] = tuple(core.states)
     if k:
         B = np.asarray(system._B_num, dtype=float)
@@ -188,5 +186,8 @@ def _from_descriptor(system: DescriptorPHS) -> LinearPH:
                     multipliers=tuple(system.multipliers))
 
 
-def _dense(A: Any) -> np.ndarray:
-    return np.asarray(A.toarray() if sps.issparse(A) else A, dtype=float)
+def is_identity(M: Any) -> bool:
+    """Whether the square ``M`` (dense or SciPy sparse) is exactly the identity."""
+    if sps.issparse(M):
+        return not (M != sps.eye_array(M.shape[0])).nnz
+    return np.array_equal(np.asarray(M), np.eye(M.shape[0]))

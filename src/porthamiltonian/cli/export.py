@@ -22,6 +22,7 @@ import warnings
 from typing import Any
 
 from ..errors import ModelError
+from ..io.schema import plural
 
 __all__ = ["run_command"]
 
@@ -66,8 +67,8 @@ def _matrices(args: argparse.Namespace, system: Any) -> dict[str, Any]:
     lin = linear_ph(system)  # a nonlinear model: a ModelError pointing to linearize
     path = save_matrices(lin, args.matrices)
     if not args.json:
-        print(f"wrote {path}: E, J, R, Q, G, P, S, N of {_count(lin.n_states, 'state')} and "
-              f"{_count(lin.n_inputs, 'port')}" + (" (E singular: a descriptor system)"
+        print(f"wrote {path}: E, J, R, Q, G, P, S, N of {plural(lin.n_states, 'state')} and "
+              f"{plural(lin.n_inputs, 'port')}" + (" (E singular: a descriptor system)"
                                                    if lin.descriptor else ""))
     return {"matrices": str(path), "n_states": lin.n_states}
 
@@ -111,7 +112,7 @@ def _fmu(args: argparse.Namespace, model: Any, system: Any) -> dict[str, Any]:
     kind = "Co-Simulation" if done.kind == "cs" else "Model Exchange"
     step = (f", {done.method} step" + (f" of at most {float(dt):g} s" if dt else "")
             if done.kind == "cs" else "")
-    counts = ", ".join(_count(len(v), w) for v, w in ((done.states, "state"),
+    counts = ", ".join(plural(len(v), w) for v, w in ((done.states, "state"),
                                                        (done.inputs, "input"),
                                                        (done.parameters, "tunable parameter"),
                                                        (done.modulated, "modulated parameter")
@@ -144,6 +145,3 @@ def _constant_inputs(model: Any, sim: dict[str, Any], names: list[str]
             varying.append(name)
     return constant, varying
 
-
-def _count(k: int, word: str) -> str:
-    return f"{k} {word}" + ("" if k == 1 else "s")

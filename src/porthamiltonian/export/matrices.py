@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
+from .._matrices import to_dense
 from ..errors import ModelError, StructureError
 from ..linear_ph import NAMES, LinearPH, linear_ph
 
@@ -393,10 +394,10 @@ def _from_state_space_keys(path: Path, mats: dict[str, Any], raw: dict[str, Any]
     the KYP inequality of :func:`from_state_space` (the model must be passive)."""
     from .passive import from_state_space
 
-    A, B = (_dense(mats[k]) for k in ("A", "B"))
-    C = _dense(mats["C"]) if "C" in mats else B.T
-    D = _dense(mats["D"]) if "D" in mats else np.zeros((C.shape[0], B.shape[1]))
-    E = _dense(mats["E"]) if "E" in mats else None
+    A, B = (to_dense(mats[k]) for k in ("A", "B"))
+    C = to_dense(mats["C"]) if "C" in mats else B.T
+    D = to_dense(mats["D"]) if "D" in mats else np.zeros((C.shape[0], B.shape[1]))
+    E = to_dense(mats["E"]) if "E" in mats else None
     names = _names(path, raw)
     try:
         system = from_state_space(A, B, C, D, E=E, states=names.get("states"),
@@ -409,6 +410,3 @@ def _from_state_space_keys(path: Path, mats: dict[str, Any], raw: dict[str, Any]
              "D": "file" if "D" in mats else "zero", "E": "file" if "E" in mats else "identity"}
     return linear_ph(system), found
 
-
-def _dense(M: Any) -> np.ndarray:
-    return np.asarray(M.toarray() if sps.issparse(M) else M, dtype=float)

@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
+from .._matrices import to_dense
 from ..descriptor import DescriptorPHS
 from ..errors import ModelError
-from ..linear_ph import LinearPH, linear_ph
+from ..linear_ph import LinearPH, is_identity, linear_ph
 from ..phs import PHS
 
 __all__ = ["to_pymor", "from_pymor"]
@@ -55,7 +56,7 @@ def to_pymor(system: Any) -> Any:
         M = sps.csc_array(M) if sps.issparse(M) else np.asarray(M, dtype=float)
         if key in ("P", "S", "N") and _is_zero(M):
             M = None
-        elif (key == "E" and not lin.descriptor) or (key == "Q" and _is_identity(M)):
+        elif (key == "E" and not lin.descriptor) or (key == "Q" and is_identity(M)):
             M = None
         mats[key] = M
     return iosys.PHLTIModel.from_matrices(**mats, name=lin.name or None)
@@ -79,7 +80,7 @@ def from_pymor(model: Any, *, check: bool = True) -> PHS | DescriptorPHS:
         if model.sampling_time:
             raise ModelError(f"the pyMOR model is discrete-time (sampling_time = "
                              f"{model.sampling_time}); a pH model is continuous-time")
-        A, B, C, D, E = (None if M is None else _dense(M) for M in model.to_matrices())
+        A, B, C, D, E = (None if M is None else to_dense(M) for M in model.to_matrices())
         return from_state_space(A, B, C, D, E=E, name=_name(model))
     raise ModelError(f"from_pymor needs a pyMOR PHLTIModel or LTIModel, not a "
                      f"{type(model).__name__}")
@@ -93,7 +94,7 @@ def _lin_from_phlti(model: Any) -> LinearPH:
     def keep(M: Any, default: Any) -> Any:
         if M is None:
             return default
-        return sps.csr_array(M) if sparse else _dense(M)
+        return sps.csr_array(M) if sparse else to_dense(M)
 
     eye = sps.eye_array(n, format="csr") if sparse else np.eye(n)
     zero = (lambda r, c: sps.csr_array((r, c))) if sparse else (lambda r, c: np.zeros((r, c)))
@@ -111,14 +112,6 @@ def _name(model: Any) -> str:
     return "" if name in ("PHLTIModel", "LTIModel") else name  # pyMOR's default name
 
 
-def _dense(M: Any) -> np.ndarray:
-    return np.asarray(M.toarray() if sps.issparse(M) else M, dtype=float)
-
-
 def _is_zero(M: Any) -> bool:
     return (M.count_nonzero() == 0) if sps.issparse(M) else not np.any(M)
 
-
-def _is_identity(M: Any) -> bool:
-    eye = sps.eye_array(M.shape[0])
-    return (abs(M - eye).max() == 0) if sps.issparse(M) else np.array_equal(M, np.eye(M.shape[0]))
