@@ -166,6 +166,11 @@ def _numeric(system: PHS) -> PHS:
 def _from_descriptor(system: DescriptorPHS) -> LinearPH:
     core = _numeric(system.core)
     n, k = core.n_states, system.n_constraints
+    if not k and core.kind == "sparse" and sps.issparse(system.E):  # kept sparse
+        return LinearPH(E=sps.csr_array(system.E, dtype=float), J=core.J, R=core.R, Q=core.Q,
+                        G=core.G, P=core.P, S=core.S, N=-core.M, states=tuple(core.states),
+                        inputs=tuple(core.inputs), outputs=tuple(core.outputs),
+                        name=system.name)
     E = np.asarray(system._E_num, dtype=float)
     dense = {key: to_dense(getattr(core, key)) for key in ("J", "R", "G", "P", "S", "M", "Q")}
     states: Sequence[str] = tuple(core.states)

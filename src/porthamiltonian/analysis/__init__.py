@@ -3,7 +3,8 @@
 Linearization at an operating point (:mod:`.linear`), transfer functions
 (:mod:`.transfer`), frequency response and Bode diagrams (:mod:`.frequency`), step and
 impulse responses (:mod:`.time_response`), port impedance and admittance
-(:mod:`.impedance`), poles, zeros and modes (:mod:`.modes`), passivity
+(:mod:`.impedance`), poles, zeros and modes (:mod:`.modes`), undamped natural
+frequencies (:mod:`.natural`), passivity
 (:mod:`.passivity`) and conversion to SciPy / python-control (:mod:`.convert`).
 See ``docs/analysis.md``.
 """
@@ -15,6 +16,7 @@ from .frequency import FrequencyResponse, bode, frequency_range, frequency_respo
 from .impedance import PortFunction, admittance, impedance
 from .linear import LinearSystem, linear_system, linearize, operating_point
 from .modes import Mode, modes, poles, zeros
+from .natural import natural_frequencies
 from .passivity import PassivityReport, is_passive, passivity
 from .time_response import TimeResponse, impulse_response, step_response
 from .transfer import TransferFunction, transfer_function
@@ -25,7 +27,7 @@ __all__ = [
     "FrequencyResponse", "frequency_response", "bode", "frequency_range",
     "TimeResponse", "step_response", "impulse_response",
     "PortFunction", "impedance", "admittance",
-    "Mode", "poles", "zeros", "modes",
+    "Mode", "poles", "zeros", "modes", "natural_frequencies",
     "PassivityReport", "passivity", "is_passive",
     "to_scipy", "to_control",
 ]
