@@ -76,6 +76,9 @@ class DomainModel:
         self.variables = dict(variables)
         self.degree = degree
         self.energy_terms = tuple(energy)
+        #: unit of the ``"energy"`` field (H per area or volume); a model whose H is
+        #: not in joules (heat: J·K) sets its own
+        self.energy_unit = "J/m²" if domain.dim == 2 else "J/m³"
 
     # ------------------------------------------------------------------ modes
     def frequencies(self, n: int) -> np.ndarray:
@@ -120,7 +123,7 @@ class DomainModel:
             nodal = basis.nodal_dofs
             comp = 0 if view.component is None else view.component
             return dofs[nodal[comp]] if nodal.shape[0] > comp else dofs[nodal[0]]
-        values = basis.interpolate(dofs).value  # (comps…, cells, points)
+        values = np.asarray(basis.interpolate(dofs))  # (comps…, cells, points)
         dx = basis.dx
         mean = (values * dx).sum(-1) / dx.sum(-1)
         if mean.ndim == 1:
@@ -136,8 +139,8 @@ class DomainModel:
         size = None
         for term in self.energy_terms:
             dofs = self.layout.field_values(term.field, e)
-            val = term.basis.interpolate(dofs).value
-            c = term.weight(term.basis.global_coordinates().value)
+            val = np.asarray(term.basis.interpolate(dofs))
+            c = term.weight(np.asarray(term.basis.global_coordinates()))
             if term.inverse:
                 c = 1.0 / c
             sq = val ** 2 if val.ndim == 2 else (val ** 2).sum(0)
@@ -215,7 +218,7 @@ class DomainModel:
         else:
             art = ax.tripcolor(tri, facecolors=np.repeat(vals, self._per_cell),
                                cmap="viridis")
-        unit = "J/m²" if name == "energy" else self.views[name].unit
+        unit = self.energy_unit if name == "energy" else self.views[name].unit
         ax.figure.colorbar(art, ax=ax, label=f"{name} ({unit})")
         ax.set_aspect("equal")
         ax.set_xlabel("x (m)")

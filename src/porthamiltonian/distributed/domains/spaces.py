@@ -124,7 +124,7 @@ def mass(basis: Any, weight: Callable[[Any], Any] | None = None, *, inverse: boo
         c = 1.0 if weight is None else weight(w.x)
         if inverse:
             c = 1.0 / c
-        vector = u.value.ndim > w.x.ndim - 1  # a component axis before the points
+        vector = np.ndim(u) > np.ndim(w.x) - 1  # a component axis before the points
         return c * (dot(u, v) if vector else u * v)
 
     return sk.asm(form, basis).tocsr()
