@@ -89,6 +89,39 @@ class DomainModel:
 
         return natural_frequencies(self.system, n)
 
+    # ------------------------------------------------------------------ states
+    def state(self, **fields: Any) -> np.ndarray:
+        """The state vector whose co-energy fields are the given ones, the others zero.
+
+        Each keyword names a field of :attr:`views` (``v=lambda x, y: …``) and gives a
+        function of the coordinates, evaluated at the field's dofs (nodes for a
+        continuous field, the element's points for a discontinuous one), or the dof
+        values themselves.  Dofs removed by a boundary condition are dropped (a
+        velocity field should vanish on a fixed part)."""
+        e = np.zeros(self.layout.size)
+        for name, value in fields.items():
+            if name not in self.views:
+                raise ModelError(f"the {self.kind} has no field {name!r}; its fields: "
+                                 f"{', '.join(self.views)}")
+            block = self.layout.fields[self.views[name].field]
+            o = self.layout.offset[block.name]
+            if callable(value):
+                locs = block.basis.doflocs
+                vals = np.asarray(value(*locs), dtype=float) * np.ones(locs.shape[1])
+            else:
+                vals = np.asarray(value, dtype=float).ravel()
+                if vals.size != block.size:
+                    raise ModelError(f"{name}: {vals.size} values for {block.size} dofs")
+            if not np.all(np.isfinite(vals)):
+                raise ModelError(f"{name}: the initial field is not finite everywhere")
+            e[o:o + block.size] = vals
+        if self.layout.explicit:
+            masses = [self.layout.fields[f].mass for f in self.layout.fields]
+            import scipy.sparse as sps
+
+            e = sps.block_diag(masses, format="csr") @ e
+        return e[self.layout.kept]
+
     # ------------------------------------------------------------------ fields
     def coenergy(self, x: Any, u: Any = None) -> np.ndarray:
         """The full co-energy dof vector(s) from state(s) ``x`` and input(s) ``u``."""
