@@ -94,6 +94,7 @@ FAST = [
     ("monte_carlo_motor", "--runs", "20", "--workers", "1", "--out", "{out}"),
     ("sweep_rlc", "--values", "4", "--workers", "1", "--out", "{out}"),
     ("reduce_timoshenko", "--elements", "10", "--order", "8", "--out", "{out}"),
+    ("membrane_drum", "--refine", "3", "--out", "{out}"),
 ]
 
 SLOW = [
