@@ -63,8 +63,8 @@ __all__ = ["natural_frequencies"]
 MARGIN = 8
 
 
-def natural_frequencies(system: Any, count: int, *, x0: Any = None,
-                        u0: Any = None) -> np.ndarray:
+def natural_frequencies(system: Any, count: int, *, x0: Any = None, u0: Any = None,
+                        allow_fewer: bool = False) -> np.ndarray:
     r"""The ``count`` lowest non-zero undamped natural frequencies :math:`\omega` (rad/s).
 
     Parameters
@@ -78,12 +78,16 @@ def natural_frequencies(system: Any, count: int, *, x0: Any = None,
         How many frequencies, at least 1.
     x0, u0:
         Operating point of a nonlinear model (states, inputs).
+    allow_fewer:
+        Return the non-zero frequencies there are when fewer than ``count`` (none for an
+        RC circuit) instead of raising.
 
     Returns
     -------
     numpy.ndarray
-        ``count`` frequencies in rad/s, ascending; zero (rigid-body, Casimir) modes are
-        excluded and damping ``R`` (``P``, ``S``) is ignored — see the module docstring.
+        ``count`` (with ``allow_fewer``: at most ``count``) frequencies in rad/s,
+        ascending; zero (rigid-body, Casimir) modes are excluded and damping ``R``
+        (``P``, ``S``) is ignored — see the module docstring.
 
     Raises
     ------
@@ -99,8 +103,8 @@ def natural_frequencies(system: Any, count: int, *, x0: Any = None,
     W = lin.E.T @ lin.Q
     K = lin.Q.T @ (lin.J @ lin.Q)
     if n <= DENSE_LIMIT:
-        return _dense(_todense(W), _todense(K), int(count), lin)
-    return _sparse(sps.csr_array(W), sps.csr_array(K), int(count), lin)
+        return _dense(_todense(W), _todense(K), int(count), lin, allow_fewer)
+    return _sparse(sps.csr_array(W), sps.csr_array(K), int(count), lin, allow_fewer)
 
 
 # ---------------------------------------------------------------------- the linear model
@@ -139,7 +143,8 @@ def _not_definite(lin: LinearPH) -> ModelError:
 
 
 # ---------------------------------------------------------------------- dense
-def _dense(W: np.ndarray, K: np.ndarray, count: int, lin: LinearPH) -> np.ndarray:
+def _dense(W: np.ndarray, K: np.ndarray, count: int, lin: LinearPH,
+           allow_fewer: bool) -> np.ndarray:
     n = W.shape[0]
     W = (W + W.T) / 2
     K = (K - K.T) / 2
@@ -149,14 +154,15 @@ def _dense(W: np.ndarray, K: np.ndarray, count: int, lin: LinearPH) -> np.ndarra
         raise _not_definite(lin) from exc
     top = float(np.max(np.abs(omega), initial=0.0))
     pos = np.sort(omega[omega > 4 * n * np.finfo(float).eps * top])
-    if count > pos.size:
+    if count > pos.size and not allow_fewer:
         raise ModelError(f"count = {count}: {lin.name or 'the system'} has only {pos.size} "
                          "non-zero natural frequencies")
     return pos[:count]
 
 
 # ---------------------------------------------------------------------- sparse
-def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH) -> np.ndarray:
+def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH,
+            allow_fewer: bool) -> np.ndarray:
     n = W.shape[0]
     W = ((W + W.T) / 2).tocsr()
     p, q = _split(W, K, lin)
@@ -168,10 +174,14 @@ def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH) -> np
     # s ≈ the largest ω²: max of diag(Aᵀ diag(W_q)⁻¹ A) / diag(W_p)
     scale = float(np.max(np.asarray(A.multiply(A).T @ (1.0 / dq)).ravel() / dp,
                          initial=0.0))
+    if scale <= 0 and allow_fewer:
+        return np.zeros(0)
     if scale <= 0:
         raise ModelError(f"count = {count}: {lin.name or 'the system'} has no non-zero "
                          "natural frequency (J couples no states)")
     np_ = len(p)
+    if count > np_ - 1 and allow_fewer:
+        count = np_ - 1
     if count > np_ - 1:
         raise ModelError(f"count = {count}: ask for at most {np_ - 1} natural frequencies of "
                          f"{lin.name or 'this system'} ({np_} oscillating degrees of freedom)")
@@ -203,7 +213,7 @@ def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH) -> np
         if pos.size >= count or k >= np_ - 1:
             break
         k = min(k + (count - pos.size) + 2 * MARGIN, np_ - 1)  # zeros ate the margin
-    if pos.size < count:
+    if pos.size < count and not allow_fewer:
         raise ModelError(f"count = {count}: found only {pos.size} non-zero natural "
                          f"frequencies of {lin.name or 'the system'}")
     return np.sqrt(pos[:count])

@@ -214,6 +214,15 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="report as one JSON object")
 
 
+# -------------------------------------------------------------------------------- modes
+def _modes_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    _limit_argument(p)
+    p.add_argument("--count", type=int, default=6,
+                   help="how many of the lowest natural frequencies (default 6)")
+    p.add_argument("--json", action="store_true", help="one JSON object (docs/cli.md)")
+
+
 #: every command, in the order ``--help`` lists them
 COMMANDS: tuple[Command, ...] = (
     Command("validate", "check a model file and report every problem found",
@@ -227,6 +236,8 @@ COMMANDS: tuple[Command, ...] = (
             _fit_arguments),
     Command("export", "export a model file as an FMU (FMI 3.0/2.0, ME or CS) or as matrices",
             _export_arguments),
+    Command("modes", "undamped natural frequencies of a model file (Hz, lowest first)",
+            _modes_arguments),
     Command("check", "causality of a bond graph, in words (SCAP)", _check_arguments),
     Command("draw", "draw a bond graph: half-arrows, causal strokes, problems",
             _draw_arguments),
