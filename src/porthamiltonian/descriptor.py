@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse as sps
 import sympy as sp
 
 from . import _matrices as mx
@@ -130,11 +131,11 @@ class DescriptorPHS(Sealed):
         #: physical meaning of the variables (an annotation, :mod:`..quantities`)
         self.quantities = quantities
         symbolic = kind == "symbolic"
-        eye = sp.ImmutableMatrix(sp.eye(n)) if symbolic else _read_only(np.eye(n))
-        self.E = eye if E is None else (
-            sp.ImmutableMatrix(mx.as_symbolic(E, (n, n), "E")) if symbolic
-            else _read_only(mx.as_numeric(E, (n, n), "E", sparse=False))
-        )
+        if E is None:  # (n × n dense identity built only when needed: never for a given E)
+            self.E = sp.ImmutableMatrix(sp.eye(n)) if symbolic else _read_only(np.eye(n))
+        else:
+            self.E = (sp.ImmutableMatrix(mx.as_symbolic(E, (n, n), "E")) if symbolic
+                      else _read_only(mx.as_numeric(E, (n, n), "E", sparse=False)))
         k = 0 if B is None else (mx.shape_of(B) or (n, 0))[1]
         self.B = (sp.ImmutableMatrix(mx.as_symbolic(B, (n, k), "B")) if symbolic
                   else _read_only(mx.as_numeric(B, (n, k), "B", sparse=False)))
@@ -155,8 +156,10 @@ class DescriptorPHS(Sealed):
                         "Eᵀ z ≠ ∇H: give efforts= z(x) with Eᵀ z = ∇H for a descriptor "
                         f"system with E ≠ I (mismatch {list(lhs)})"
                     )
-        elif check and E is not None:
-            check_symmetric(self.E.T @ mx.to_dense(self.core.Q), "EᵀQ", self.core.states)
+        elif check and E is not None:  # a sparse E with a sparse Q stays sparse
+            Qc = self.core.Q
+            Qc = Qc if sps.issparse(self.E) and sps.issparse(Qc) else mx.to_dense(Qc)
+            check_symmetric(self.E.T @ Qc, "EᵀQ", self.core.states)
         self._checked, self._check_Q = check, E is None
         self.seal()
 
@@ -265,7 +268,8 @@ class DescriptorPHS(Sealed):
         x = np.asarray(x, dtype=float)
         if self.kind == "symbolic":
             return self.core.energy(x)
-        return 0.5 * float(x @ (self._E_num.T @ (self.core.Q @ x)))
+        E = self.E if sps.issparse(self.E) else self._E_num
+        return 0.5 * float(x @ (E.T @ (self.core.Q @ x)))
 
     # ------------------------------------------------------------------ explicit form
     def to_phs(self) -> PHS:
@@ -294,6 +298,8 @@ class DescriptorPHS(Sealed):
     def _is_eye(self) -> bool:
         if self.kind == "symbolic":
             return bool(self.E == sp.eye(self.E.rows))
+        if sps.issparse(self.E):
+            return not (self.E != sps.eye_array(self.E.shape[0])).nnz
         return bool(np.allclose(self._E_num, np.eye(self._E_num.shape[0])))
 
     def _invert_E(self) -> tuple[PHS, Any]:

@@ -52,6 +52,17 @@ def is_identity(E: Any) -> bool:
     return E.ndim == 2 and E.shape[0] == E.shape[1] and np.array_equal(E, np.eye(E.shape[0]))
 
 
+def _invertible(E: Any) -> bool:
+    """Whether the sparse square ``E`` has a sparse LU without a (numerically) zero pivot."""
+    from scipy.sparse.linalg import splu
+
+    try:
+        d = np.abs(splu(sps.csc_matrix(E)).U.diagonal())
+    except RuntimeError:  # exactly singular
+        return False
+    return bool(d.size == 0 or d.min() > 1e-12 * d.max())
+
+
 class CompiledDescriptor:
     """Fast evaluation of a descriptor PHS (build with ``DescriptorPHS.compile()``).
 
@@ -93,7 +104,7 @@ class CompiledDescriptor:
     # ------------------------------------------------------------------ construction
     def _build_linear(self, system: Any) -> None:
         Q = system.core.Q
-        E = system._E_num
+        E = system.E if sps.issparse(system.E) else system._E_num  # never densify a sparse E
         B = system._B_num
         if self.sparse:
             E, B, Q = sps.csr_array(E), sps.csr_array(B), sps.csr_array(Q)
@@ -155,6 +166,9 @@ class CompiledDescriptor:
         self.Q = np.array(Dz.tolist(), dtype=float).reshape(n, n) if self.linear else None
 
     def _kernels(self) -> None:
+        if self.sparse and _invertible(self.E):  # e.g. an SPD mass matrix: no dense SVD
+            self.algebraic = self.left_kernel = np.zeros((self.n, 0))
+            return
         E = _dense(self.E) if self.n <= 3000 or not self.sparse else None
         if E is None or np.count_nonzero(E - np.diag(np.diag(E))) == 0:
             d = np.diag(E) if E is not None else self.E.diagonal()

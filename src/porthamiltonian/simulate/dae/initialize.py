@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 import scipy.optimize as so
+import scipy.sparse as sps
+import scipy.sparse.linalg as spla
 
 from ...compiled.descriptor import CompiledDescriptor, _dense, is_identity
 from ...errors import ModelError
@@ -44,19 +46,28 @@ CONSTRAINT_TOL = 1e-9
 
 
 class _Pinv:
-    """``v = E⁺ r`` (identity fast path; dense pseudo-inverse computed once)."""
+    """``v = E⁺ r`` (identity fast path; a sparse LU when ``E`` is sparse and invertible,
+    e.g. a finite-element mass matrix; else a dense pseudo-inverse computed once)."""
 
-    def __init__(self, E: Any) -> None:
+    def __init__(self, E: Any, invertible: bool = False) -> None:
         self.eye = is_identity(E)
-        self.P = None if self.eye else np.linalg.pinv(_dense(E))
+        self.lu = None
+        if invertible and sps.issparse(E) and not self.eye:
+            try:
+                self.lu = spla.splu(sps.csc_matrix(E))
+            except RuntimeError:  # singular after all: the pseudo-inverse below
+                self.lu = None
+        self.P = None if self.eye or self.lu is not None else np.linalg.pinv(_dense(E))
 
     def __call__(self, r: np.ndarray) -> np.ndarray:
-        return r if self.eye else self.P @ r
+        if self.eye:
+            return r
+        return self.lu.solve(np.asarray(r, dtype=float)) if self.lu is not None else self.P @ r
 
 
 def _pinv(model: CompiledDescriptor) -> _Pinv:
     if not hasattr(model, "_pinv"):
-        model._pinv = _Pinv(model.E)  # type: ignore[attr-defined]
+        model._pinv = _Pinv(model.E, model.algebraic.shape[1] == 0)  # type: ignore[attr-defined]
     return model._pinv  # type: ignore[attr-defined]
 
 
