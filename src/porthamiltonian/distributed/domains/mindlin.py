@@ -92,7 +92,7 @@ class PlateModel(DomainModel):
         e = self.coenergy(np.asarray(x, dtype=float), u)
         total = np.zeros(self.domain.n_cells)
         for fname, basis, density in self.densities:
-            val = basis.interpolate(self.layout.field_values(fname, e)).value
+            val = np.asarray(basis.interpolate(self.layout.field_values(fname, e)))
             total += (density(val) * basis.dx).sum(-1)
         return total / self.densities[0][1].dx.sum(-1)
 
