@@ -30,7 +30,7 @@ def test_dirichlet_frequencies_converge_at_the_order_of_the_element(cell, degree
         assert model.layout.explicit == (form == "explicit")
         errors.append(np.abs(model.frequencies(4) / EXACT - 1.0))
     measured = np.log2(errors[0] / errors[1])
-    assert np.all(errors[1] < 0.03)
+    assert np.all(errors[1] < 0.05)
     assert np.all(np.abs(measured - order) < 0.25), measured
 
 
