@@ -252,3 +252,17 @@ def test_mindlin_clamped_square_fine_mesh():
     model = mindlin(rectangle(1.0, 1.0, 16, cell="quad"), E, nu, rho, h, kappa=0.8601)
     w_hat = frequencies(model, MINDLIN_FIELDS, 6) * np.sqrt(2 * (1 + nu) * rho / E)
     np.testing.assert_allclose(w_hat, reference, rtol=5e-3)
+
+
+def test_plate_fields_saved_for_paraview(tmp_path):
+    import meshio
+
+    model = mindlin(rectangle(1.0, 1.0, 2, cell="quad"), 1.0, 0.3, 1.0, 0.1)
+    x = _random_state(model, 1e-2)
+    path = model.save(tmp_path / "plate.vtu", x)
+    mesh = meshio.read(path)
+    assert {"v", "omega_x", "omega_y"} <= set(mesh.point_data)
+    assert {"Mxx", "qy", "energy"} <= set(mesh.cell_data)
+    area = 0.25  # 2 × 2 cells of the unit square
+    assert np.sum(mesh.cell_data["energy"][0]) * area == pytest.approx(
+        0.5 * x @ (model.system.Q @ x), rel=1e-12)

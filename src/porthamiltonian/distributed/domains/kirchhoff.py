@@ -59,7 +59,7 @@ from .mindlin import (
     moment_density,
     plate_conditions,
 )
-from .model import FieldView
+from .model import EnergyTerm, FieldView
 from .pfem import FieldBlock, PortBlock, assemble_system
 
 __all__ = ["kirchhoff"]
@@ -152,8 +152,10 @@ def kirchhoff(domain: Domain, E: float, nu: float, rho: float, thickness: float,
         "hamiltonian": "H = ½∫(ρh v² + M:κ) dA (J)",
     }
     densities = [("v", V, lambda v: 0.5 * rho * h * v ** 2), ("M", SM, moment_density(Db, nu))]
-    return PlateModel(system, layout, domain, name, views, variables, 5 if element ==
-                      "argyris" else 2, densities=densities)
+    return PlateModel(system, layout, domain, name, views, variables,
+                      5 if element == "argyris" else 2,
+                      [EnergyTerm("v", V, lambda x: rho * h * np.ones(x.shape[1:]))],
+                      densities=densities)
 
 
 def _ports(domain: Domain, V: Any, ev: Any, conditions: Mapping[str, str],

@@ -68,7 +68,7 @@ import numpy as np
 from ...errors import ModelError
 from .boundary import field_ports
 from .domain import Domain, require_skfem
-from .model import DomainModel, FieldView
+from .model import DomainModel, EnergyTerm, FieldView
 from .pfem import FieldBlock, PortBlock, assemble_system
 from .spaces import coefficient, h1_element, l2_element, lumpable, mass, nodal_basis
 
@@ -81,7 +81,10 @@ PLATE_CONDITIONS = ("clamped", "simply_supported", "free", "force", "velocity", 
 class PlateModel(DomainModel):
     """A :class:`DomainModel` whose energy has a tensor term (the bending moments:
     :math:`\\tfrac12\\int M:\\mathcal C M`), so each term is a pointwise density
-    function of the interpolated field values instead of a scalar weight."""
+    function of the interpolated field values instead of a scalar weight:
+    ``densities`` holds ``(field, basis, density)`` for every term and gives
+    :meth:`energy_density`; ``energy_terms`` (the base class's) lists the scalar
+    terms only."""
 
     def __init__(self, *args: Any, densities: Sequence[tuple[str, Any, Callable]] = (),
                  **kw: Any) -> None:
@@ -294,7 +297,9 @@ def mindlin(domain: Domain, E: float, nu: float, rho: float, thickness: float, *
                  ("omega_y", Vm, lambda v: 0.5 * I_rot * v ** 2),
                  ("M", SM, moment_density(Db, nu)),
                  ("q", Sq, lambda q: 0.5 * (q[0] ** 2 + q[1] ** 2) / kGh)]
-    return PlateModel(system, layout, domain, name, views, variables, degree,
+    scalar = [EnergyTerm("v", Vm, const(rho * h)), EnergyTerm("omega_x", Vm, const(I_rot)),
+              EnergyTerm("omega_y", Vm, const(I_rot)), EnergyTerm("q", Sq, const(kGh), True)]
+    return PlateModel(system, layout, domain, name, views, variables, degree, scalar,
                       densities=densities)
 
 
