@@ -187,7 +187,7 @@ def mindlin(domain: Domain, E: float, nu: float, rho: float, thickness: float, *
     E, nu, rho, thickness : float
         Young's modulus (Pa), Poisson ratio (–), density (kg/m³), thickness h (m).
     kappa : float
-        Shear correction factor (5/6; 0.8601 = π²/12-type values in some tables).
+        Shear correction factor (5/6; the clamped-plate tables use 0.8601).
     degree : int
         1 or 2: degree of the continuous fields (2 recommended: 1 locks).
     boundary : str or mapping
