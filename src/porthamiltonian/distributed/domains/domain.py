@@ -212,8 +212,11 @@ def load_mesh(path: str | Path, *, root: str | Path | None = None, scale: float 
         raise ModelError(f"mesh file {str(path)!r} does not exist")
     try:
         mesh = skfem.Mesh.load(str(p))
-    except Exception as exc:  # meshio raises many kinds; name the file and the cause
-        raise ModelError(f"cannot read mesh file {p.name!r}: {exc}") from exc
+    except (Exception, SystemExit) as exc:  # meshio raises many kinds, and calls
+        # sys.exit when no reader recognizes the file: name the file and the cause
+        raise ModelError(f"cannot read mesh file {p.name!r}: "
+                         f"{exc if not isinstance(exc, SystemExit) else 'unknown format'}"
+                         ) from exc
     if type(mesh).__name__ not in _CELLS:
         raise ModelError(f"mesh file {p.name!r} holds {type(mesh).__name__} cells; use "
                          "first-order triangles, quadrilaterals, tetrahedra or hexahedra")

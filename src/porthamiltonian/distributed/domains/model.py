@@ -196,7 +196,9 @@ class DomainModel:
         and ``u`` are used).  A ``.xdmf`` path writes a time series (one step per row;
         ``times`` default to the row numbers or the result's times); ``.vtu``/``.vtk``
         one state (the last row).  Continuous fields are point data, discontinuous
-        ones and ``"energy"`` cell data."""
+        ones and ``"energy"`` cell data.  An ``.xdmf`` file has its data in
+        ``<stem>.h5`` next to it (written from that folder: the working directory
+        changes for the duration of the call)."""
         import meshio
         from skfem.io.meshio import to_meshio
 
@@ -218,11 +220,21 @@ class DomainModel:
             return point, cell
 
         if path.suffix == ".xdmf":
-            with meshio.xdmf.TimeSeriesWriter(str(path)) as writer:
-                writer.write_points_cells(mesh.points, mesh.cells)
-                for k in range(x.shape[0]):
-                    point, cell = data(x[k], None if u is None else u[k])
-                    writer.write_data(float(times[k]), point_data=point, cell_data=cell)
+            # meshio's writer puts the heavy-data file <stem>.h5 in the *working*
+            # directory while the .xdmf refers to it next to itself: write from there
+            import os
+
+            here = Path.cwd()
+            folder = path.resolve().parent
+            os.chdir(folder)
+            try:
+                with meshio.xdmf.TimeSeriesWriter(path.name) as writer:
+                    writer.write_points_cells(mesh.points, mesh.cells)
+                    for k in range(x.shape[0]):
+                        point, cell = data(x[k], None if u is None else u[k])
+                        writer.write_data(float(times[k]), point_data=point, cell_data=cell)
+            finally:
+                os.chdir(here)
             return path
         if path.suffix not in (".vtu", ".vtk"):
             raise ModelError(f"save: {path.suffix!r} files are not written; use .vtu, .vtk "
@@ -242,7 +254,7 @@ class DomainModel:
 
         if self.domain.dim != 2:
             raise ModelError("plot draws 2-D domains; save(...) a 3-D one for ParaView")
-        vals = self.field(name, x, u)
+        vals = self._scalar(name, x, u)
         tri = self._triangulation(Triangulation)
         if ax is None:
             _, ax = plt.subplots(figsize=(5.5, 4.5))
@@ -252,7 +264,8 @@ class DomainModel:
             art = ax.tripcolor(tri, facecolors=np.repeat(vals, self._per_cell),
                                cmap="viridis")
         unit = self.energy_unit if name == "energy" else self.views[name].unit
-        ax.figure.colorbar(art, ax=ax, label=f"{name} ({unit})")
+        label = name if self._is_scalar(name) else f"|{name}|"  # a vector: its magnitude
+        ax.figure.colorbar(art, ax=ax, label=f"{label} ({unit})")
         ax.set_aspect("equal")
         ax.set_xlabel("x (m)")
         ax.set_ylabel("y (m)")
@@ -270,7 +283,7 @@ class DomainModel:
         t, x = np.asarray(result.t), np.asarray(result.x)
         u = getattr(result, "u", None)
         idx = np.unique(np.linspace(0, len(t) - 1, min(frames, len(t))).astype(int))
-        vals = [self.field(name, x[i], None if u is None else u[i]) for i in idx]
+        vals = [self._scalar(name, x[i], None if u is None else u[i]) for i in idx]
         lo = min(float(v.min()) for v in vals)
         hi = max(float(v.max()) for v in vals)
         fig, ax = plt.subplots(figsize=(5.5, 4.5))
@@ -288,6 +301,19 @@ class DomainModel:
         if path is not None:
             anim.save(str(path))
         return anim
+
+    def _is_scalar(self, name: str) -> bool:
+        if name == "energy" or name not in self.views:
+            return True
+        view = self.views[name]
+        block = self.layout.fields[view.field]
+        vector = type(block.basis.elem).__name__ == "ElementVector"
+        return view.component is not None or block.continuous or not vector
+
+    def _scalar(self, name: str, x: Any, u: Any) -> np.ndarray:
+        """Field ``name`` for drawing: the values, or the magnitude of a vector field."""
+        vals = self.field(name, x, u)
+        return np.sqrt((vals ** 2).sum(0)) if vals.ndim == 2 else vals
 
     @property
     def _per_cell(self) -> int:
