@@ -57,6 +57,10 @@ from ..phs import PHS
 from .linear import linearize
 from .modes import DENSE_LIMIT
 
+#: sparse systems with more states than this use the second-order (bipartite) path
+#: whenever their structure allows it
+SPARSE_FROM = 300
+
 __all__ = ["natural_frequencies"]
 
 #: extra eigenvalues asked of ARPACK beyond ``count`` (zero modes may take some)
@@ -102,6 +106,17 @@ def natural_frequencies(system: Any, count: int, *, x0: Any = None, u0: Any = No
     n = lin.n_states
     W = lin.E.T @ lin.Q
     K = lin.Q.T @ (lin.J @ lin.Q)
+    if n > SPARSE_FROM and sps.issparse(K):
+        # a two-field (bipartite) sparse system: the second-order reduction is far
+        # cheaper than the full Hermitian spectrum even at a few hundred states
+        try:
+            split = _split(sps.csr_array(W), sps.csr_array(K), lin)
+        except ModelError:
+            if n > DENSE_LIMIT:
+                raise
+        else:
+            return _sparse(sps.csr_array(W), sps.csr_array(K), int(count), lin, allow_fewer,
+                           split)
     if n <= DENSE_LIMIT:
         return _dense(_todense(W), _todense(K), int(count), lin, allow_fewer)
     return _sparse(sps.csr_array(W), sps.csr_array(K), int(count), lin, allow_fewer)
@@ -162,10 +177,11 @@ def _dense(W: np.ndarray, K: np.ndarray, count: int, lin: LinearPH,
 
 # ---------------------------------------------------------------------- sparse
 def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH,
-            allow_fewer: bool) -> np.ndarray:
+            allow_fewer: bool, split: tuple[np.ndarray, np.ndarray] | None = None
+            ) -> np.ndarray:
     n = W.shape[0]
     W = ((W + W.T) / 2).tocsr()
-    p, q = _split(W, K, lin)
+    p, q = _split(W, K, lin) if split is None else split
     A = K[q][:, p].tocsc()
     Wp, Wq = W[p][:, p].tocsc(), W[q][:, q].tocsc()
     dp, dq = Wp.diagonal(), Wq.diagonal()
