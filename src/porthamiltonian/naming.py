@@ -119,3 +119,13 @@ def parameter_values(values: Mapping[str, Any] | None, keywords: Mapping[str, An
         raise ModelError(f"unknown parameter(s) {', '.join(unknown)}; {owner}'s parameters "
                          f"are: {', '.join(names) or '(none)'}")
     return merged
+
+
+def listing(names: Sequence[str], cap: int = 40, empty: str = "(none)") -> str:
+    """``names`` joined by commas, the first ``cap`` of them and a count of the rest
+    (error messages about models with 10⁵ states stay readable)."""
+    names = list(names)
+    if not names:
+        return empty
+    more = f", … ({len(names) - cap} more)" if len(names) > cap else ""
+    return ", ".join(names[:cap]) + more

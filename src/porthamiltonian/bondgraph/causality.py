@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from ..naming import listing
 from .graph import BondGraph
 
 _CAP = 12  # longest causal path spelled out in a message
@@ -125,7 +126,7 @@ class CausalityReport:
 
 
 def _names(names: list[str], cap: int = 40) -> str:
-    return ", ".join(names[:cap]) + (f", … ({len(names) - cap} more)" if len(names) > cap else "")
+    return listing(names, cap, empty="")
 
 
 class _Conflict(Exception):

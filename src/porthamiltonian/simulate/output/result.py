@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ...naming import listing
 from .export import csv_header, json_units
 
 __all__ = ["SimulationResult"]
@@ -79,10 +80,9 @@ class SimulationResult:
             derived[name] = val
             return val
         raise KeyError(
-            f"{name!r} is not a variable of this result; states: {', '.join(self.states)}; "
-            f"inputs: {', '.join(self.inputs) or '(none)'}; outputs: "
-            f"{', '.join(self.outputs) or '(none)'}; shown: "
-            f"{', '.join(self.shown) or '(none)'} (res.variables lists all)"
+            f"{name!r} is not a variable of this result; states: {listing(self.states)}; "
+            f"inputs: {listing(self.inputs)}; outputs: {listing(self.outputs)}; shown: "
+            f"{listing(self.shown)} (res.variables lists all)"
         )
 
     def _observer(self) -> Any:
