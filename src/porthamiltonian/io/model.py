@@ -26,6 +26,7 @@ import sympy
 from ..errors import ModelError, SchemaError
 from ..naming import parameter_values
 from .bondgraph_section import check_bondgraph
+from .distributed_section import check_distributed
 from .limits import allowing, current, excerpt, raised
 from .mechanism_section import check_mechanism
 from .network_section import check_network
@@ -41,7 +42,8 @@ __all__ = ["Model", "SECTIONS", "load_model", "load_dict", "validate_model", "re
 #: (:func:`register_section`); a model file has exactly one of them.
 SECTIONS: dict[str, SectionValidator] = {"bondgraph": check_bondgraph, "phs": check_phs,
                                          "network": check_network,
-                                         "mechanism": check_mechanism}
+                                         "mechanism": check_mechanism,
+                                         "distributed": check_distributed}
 
 _TOP_KEYS = ("name", "description", "parameters", "simulate")
 _BARE_PHS_KEYS = ("states", "J", "R", "hamiltonian", "Q")

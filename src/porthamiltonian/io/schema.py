@@ -57,6 +57,11 @@ class Section:
     velocities:
         Names that take initial velocities (``simulate.velocities``): a mechanism's
         joint coordinates; ``None`` for models whose initial state is their state.
+    fields:
+        Names that take initial *fields* (``simulate.initial: {v: "sin(pi*x)"}``):
+        expressions of the coordinates x, y, z (m) and the parameters, one per
+        component (a list for a vector field), of a ``distributed`` model; ``None``
+        for other models.  Name -> number of components.
     """
 
     data: dict[str, Any]
@@ -64,6 +69,7 @@ class Section:
     inputs: list[str] | None = None
     outputs: list[str] | None = None
     velocities: list[str] | None = None
+    fields: dict[str, int] | None = None
 
 
 #: A section validator: ``(checker, raw value, key path) -> Section``.  It reports

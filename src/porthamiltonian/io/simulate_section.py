@@ -11,7 +11,8 @@
         u: "sin(2*pi*50*t)"           #   or a CSV table (io.table_input):
         w: {csv: wind.csv, column: speed, interpolation: previous}
       initial: {C1: 0.0, L1: 0.0}     # state name -> number (or list for a multi-bond state)
-                                      #   a storage's name for its state ("La" for "La.p")
+                                      #   a storage's name for its state ("La" for "La.p");
+                                      #   a distributed model's field -> expression of x, y, z
       velocities: {pivot: 0.0}        # mechanisms only: joint -> velocity (io.mechanism_section)
       modulation:                     # parameter name -> piecewise-constant signal
         S: {pwm: {period: 5.0e-5, duty: 0.4}}         # 1 for duty·period, then 0
@@ -23,7 +24,8 @@ Times may be written as numeric expressions in the parameters (``"10*tau"``).
 Times and initial values may carry units (``2 ms``, ``1 mC``; :mod:`.unit_checks`).
 The checked section is ``{"t_start": float, "t_end": float, "dt": float | None,
 "method": str | None, "inputs": {name: sympy.Expr in T and parameter symbols, or a
-one-column Tabulated}, "initial": {scalar state name: float}, "velocities": {scalar
+one-column Tabulated}, "initial": {scalar state name: float, or a distributed model's
+field name: ("field", [sympy.Expr in x, y, z, one per component])}, "velocities": {scalar
 name: float}, "modulation": {parameter name: ("pwm", period, duty, t0) | ("piecewise",
 times, values)}, "events": [EventSpec]}``.
 A modulated parameter is one of the model's parameters, declared without a value
@@ -108,7 +110,7 @@ def check_simulate(
     if "initial" in section:
         out["initial"] = _initial(
             ck, section["initial"], (*path, "initial"), f"{label}.initial", states,
-            _storage_aliases(model.data)
+            _storage_aliases(model.data), model.fields
         )
     if "velocities" in section:
         vpath, vlabel = (*path, "velocities"), f"{label}.velocities"
@@ -230,10 +232,45 @@ def _signals(
 
 def _initial(
     ck: Checker, value: Any, path: KeyPath, label: str, states: list[str] | None,
-    aliases: dict[str, str] | None = None,
-) -> dict[str, float]:
-    return _per_name(ck, value, path, label, states, "state",
-                     lambda name, entry, p, lab: ck.number(entry, p, lab), aliases)
+    aliases: dict[str, str] | None = None, fields: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    def parse(name: str, entry: Any, p: KeyPath, lab: str) -> Any:
+        if fields and name in fields:
+            return _field(ck, entry, p, lab, fields[name])
+        if fields is not None and "[" not in name:  # neither a field nor one state
+            ck.error(p, lab, f"unknown field {name!r}; the model's fields: "
+                     f"{', '.join(fields)} (or one state by name, such as p[3])")
+            return None
+        return ck.number(entry, p, lab)
+
+    return _per_name(ck, value, path, label, states, "state", parse, aliases)
+
+
+#: the coordinates an initial field is written in (m)
+COORDINATES = ("x", "y", "z")
+
+
+def _field(ck: Checker, entry: Any, path: KeyPath, label: str, components: int
+           ) -> tuple[str, list[sympy.Expr]] | None:
+    """An initial field of a distributed model: ``("field", [expr, ...])``, one
+    expression of x, y, z and the parameters per component."""
+    clash = [c for c in COORDINATES if c in ck.symbols]
+    if clash:
+        ck.error(path, label, f"initial fields are written in the coordinates x, y, z, but "
+                 f"{', '.join(clash)} is a parameter; rename the parameter")
+        return None
+    entries = entry if isinstance(entry, list) else [entry]
+    if len(entries) != components:
+        ck.error(path, label, f"give {components} expression(s) of x, y, z (one per "
+                 f"component of the field), got {len(entries)}")
+        return None
+    names = {**ck.symbols, **{c: sympy.Symbol(c, real=True) for c in COORDINATES}}
+    exprs = [ck.expression(e, (*path, k) if isinstance(entry, list) else path,
+                           f"{label}[{k}]" if isinstance(entry, list) else label, names)
+             for k, e in enumerate(entries)]
+    if any(e is None for e in exprs):
+        return None
+    return ("field", exprs)  # type: ignore[list-item]
 
 
 def _storage_aliases(section: dict[str, Any]) -> dict[str, str]:
