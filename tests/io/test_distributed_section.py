@@ -192,3 +192,21 @@ def test_cli_reports_a_bad_model_in_one_line(tmp_path, capsys):
     assert main(["simulate", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "error:" in err and "bad.yaml:5:" in err and "drumhead" in err
+
+
+@pytest.mark.parametrize("kind,cell", [("mindlin", "quad"), ("kirchhoff", "triangle")])
+def test_plate_kinds_build_with_their_own_defaults(tmp_path, kind, cell):
+    f = tmp_path / "plate.yaml"
+    f.write_text(textwrap.dedent(f"""\
+        name: plate
+        distributed:
+          domain: {{shape: rectangle, size: [1, 1], elements: 2, cell: {cell}}}
+          model: {{kind: {kind}, E: 70 GPa, nu: 0.3, rho: 2700, thickness: 10 mm}}
+          boundary: simply_supported
+        """))
+    model = load_model(f)
+    assert model.section["model"]["degree"] is None  # the plate's own default
+    assert model.section["model"]["parameters"]["E"] == 70e9
+    assert build_domain_model(model).kind == "plate"
+    f.write_text(f.read_text().replace("simply_supported", "glued"))
+    assert any(":5:" in p and "glued" in p for p in validate_model(f))

@@ -95,7 +95,11 @@ def _conditions(kind: str) -> tuple[str, ...] | None:
         from ..distributed.domains.maxwell import MAXWELL_CONDITIONS
 
         return MAXWELL_CONDITIONS
-    return None
+    try:  # the plates' conditions, when that module is there
+        from ..distributed.domains.mindlin import PLATE_CONDITIONS
+    except ImportError:
+        return None
+    return tuple(PLATE_CONDITIONS)
 
 
 def check_distributed(ck: Checker, value: Any, path: KeyPath) -> Section:
@@ -216,7 +220,7 @@ def _model(ck: Checker, value: Any, path: KeyPath, label: str) -> dict[str, Any]
     required, optional = KINDS[kind]
     plate = kind in ("mindlin", "kirchhoff")
     allowed = None if plate else ("kind", "degree", *required, *optional)
-    out: dict[str, Any] = {"kind": kind, "degree": 1, "parameters": {}}
+    out: dict[str, Any] = {"kind": kind, "degree": None, "parameters": {}}
     ok = True
     for key in required:
         if key not in spec:
@@ -427,7 +431,9 @@ def _build(model: Any) -> Any:
     kind = spec["kind"]
     domain = _make_domain(model)
     params = {k: _function(v) for k, v in spec["parameters"].items()}
-    options: dict[str, Any] = {"degree": spec["degree"], "name": model.name or kind}
+    options: dict[str, Any] = {"name": model.name or kind}
+    if spec["degree"] is not None:  # else the model's own default
+        options["degree"] = spec["degree"]
     if section["boundary"] is not None:
         options["boundary"] = section["boundary"]
     if section["points"]:
