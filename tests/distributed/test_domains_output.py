@@ -179,3 +179,20 @@ def test_disk_membrane_first_dirichlet_frequency_is_j01_c():
             for r in (3, 4)]
     assert errs[1] < 1e-3
     assert errs[1] < errs[0] / 3  # second order in h (polygon and elements)
+
+
+def test_domain_measures_and_extra_parts():
+    for domain, size in ((rectangle(2.0, 1.0, 4), 2.0), (rectangle(2.0, 1.0, 4, cell="quad"), 2.0),
+                         (box((1.0, 2.0, 3.0), 2), 6.0),
+                         (box((1.0, 2.0, 3.0), 2, cell="hexahedron"), 6.0)):
+        assert np.isclose(domain.measure(), size, rtol=1e-12)
+    polygon = disk(1.0, 3)
+    n = len(polygon.parts["boundary"])  # a regular n-gon inscribed in the unit circle
+    assert np.isclose(polygon.measure(), n / 2 * np.sin(2 * np.pi / n), rtol=1e-12)
+    d = rectangle(2.0, 1.0, 4).with_parts(hot=lambda x: x[0] < 0.5 + 1e-9)
+    assert len(d.parts["hot"]) == 4 + 2  # the left side and one facet of bottom and top
+    every_facet = np.arange(d.mesh.facets.shape[1])
+    with pytest.raises(ModelError, match="not on the boundary"):
+        d.with_parts(inner=every_facet)
+    with pytest.raises(ModelError, match="no boundary part"):
+        d.part("cold")

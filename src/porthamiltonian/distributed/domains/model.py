@@ -182,7 +182,10 @@ class DomainModel:
         return total / size
 
     def energy(self, x: Any, u: Any = None) -> float:
-        """H (J) from the cell energies; equals ``system``'s H (a check of the fields)."""
+        """H (J) from the cell energies; equals ``system``'s H (a check of the fields)
+        when ``u`` is omitted.  With inputs, the driven (imposed) dofs take their values
+        and their energy is counted too, which the system's H leaves to what drives
+        them (:mod:`.pfem`)."""
         dens = self.energy_density(x, u)
         sizes = self.energy_terms[0].basis.dx.sum(-1)
         return float(np.sum(dens * sizes))
