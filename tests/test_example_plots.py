@@ -105,6 +105,7 @@ SLOW = [
     ("distributed_line", "--out", "{out}"),
     ("crank_mtf", "{out}"),
     ("benchmark_msd", "--points", "8", "--out", "{out}"),
+    ("plate_tuned_mass_damper", "--elements", "4", "--t-end", "0.02", "--out", "{out}"),
 ]
 
 
