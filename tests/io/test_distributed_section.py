@@ -210,3 +210,30 @@ def test_plate_kinds_build_with_their_own_defaults(tmp_path, kind, cell):
     assert build_domain_model(model).kind == "plate"
     f.write_text(f.read_text().replace("simply_supported", "glued"))
     assert any(":5:" in p and "glued" in p for p in validate_model(f))
+
+
+def test_heat_model_file_decays_at_the_first_rate(tmp_path):
+    """T(x, y, 0) = sin(πx) sin(πy) with T = 0 on the edges decays as e^{-μ t},
+    μ = (k/c)·2π²; the discrete mode's rate is the model's first decay rate."""
+    f = tmp_path / "heat.yaml"
+    f.write_text(textwrap.dedent("""\
+        name: slab
+        parameters: {c: 2.0, k: 3.0}
+        distributed:
+          domain: {shape: rectangle, size: [1, 1], elements: 8, cell: quad}
+          model: {kind: heat, capacity: c, conductivity: k, degree: 2}
+          boundary: zero
+        simulate:
+          t_end: 0.02
+          dt: 1.0e-4
+          method: midpoint
+          initial: {T: "sin(pi*x)*sin(pi*y)"}
+        """))
+    model = load_model(f)
+    dm = build_domain_model(model)
+    res = simulate_model(model)
+    mu = dm.decay_rates(1)[0]
+    assert np.isclose(mu, 1.5 * 2 * np.pi ** 2, rtol=1e-3)
+    centre = np.argmin(np.hypot(*(dm.domain.mesh.p - 0.5)))
+    T = dm.field("T", res.x)[:, centre]
+    assert np.isclose(T[-1] / T[0], np.exp(-mu * 0.02), rtol=2e-3)
