@@ -237,3 +237,14 @@ def test_heat_model_file_decays_at_the_first_rate(tmp_path):
     centre = np.argmin(np.hypot(*(dm.domain.mesh.p - 0.5)))
     T = dm.field("T", res.x)[:, centre]
     assert np.isclose(T[-1] / T[0], np.exp(-mu * 0.02), rtol=2e-3)
+
+
+def test_a_large_consistent_mass_model_is_simulated_without_inverting_its_mass():
+    # P2 triangles keep a consistent mass: a sparse DescriptorPHS whose explicit form
+    # would invert E densely; model files simulate it as it is
+    from porthamiltonian.distributed.domains import rectangle, wave
+    from porthamiltonian.io.simulation import DENSE_REDUCTION_LIMIT, explicit_if_possible
+
+    system = wave(rectangle(1.0, 1.0, 12), degree=2).system
+    assert len(system.states) > DENSE_REDUCTION_LIMIT
+    assert explicit_if_possible(system) is system

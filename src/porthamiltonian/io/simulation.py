@@ -29,12 +29,20 @@ from .event_section import EventSpec, event_names, parse_event
 __all__ = ["simulation_arguments", "simulate_model", "explicit_if_possible", "event_function"]
 
 
+#: a sparse DescriptorPHS larger than this is simulated as it is: its explicit form
+#: would invert E densely (a consistent-mass finite-element model of 10⁴ dofs)
+DENSE_REDUCTION_LIMIT = 2000
+
+
 def explicit_if_possible(system: Any) -> Any:
     """A :class:`~porthamiltonian.DescriptorPHS` reduced to its explicit PHS when one
-    exists (faster, and every explicit method applies); else the DAE itself."""
+    exists (faster, and every explicit method applies) and is cheap to form; else the
+    DAE itself (its sparse midpoint step needs no inverse of E)."""
     from ..descriptor import DescriptorPHS
 
     if not isinstance(system, DescriptorPHS):
+        return system
+    if system.core.kind == "sparse" and len(system.states) > DENSE_REDUCTION_LIMIT:
         return system
     try:
         return system.to_phs()
