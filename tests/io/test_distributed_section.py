@@ -14,7 +14,7 @@ from porthamiltonian import ModelError
 from porthamiltonian.errors import SchemaError
 from porthamiltonian.io import load_model, simulate_model, validate_model
 from porthamiltonian.io.build import build_system
-from porthamiltonian.io.distributed_section import build_domain_model
+from porthamiltonian.io.distributed_build import build_domain_model
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "models" / "membrane.yaml"
 
@@ -84,7 +84,7 @@ def test_vector_field_and_heat_and_maxwell_kinds(tmp_path):
     model = load_model(f)
     dm = build_domain_model(model)
     assert list(dm.system.inputs) == ["E_left"]
-    from porthamiltonian.io.distributed_section import initial_state
+    from porthamiltonian.io.distributed_build import initial_state
 
     x0 = initial_state(model, dm.system, model.simulate["initial"])
     E = dm.field("E", x0)

@@ -9,8 +9,7 @@ front-ends below; the compilers import their front-end when first called.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -20,6 +19,7 @@ from ..bounded import SymbolicLimit, bounded, budget_seconds
 from ..descriptor import DescriptorPHS
 from ..errors import ModelError
 from ..phs import MATRIX_NAMES, PHS
+from .located import located
 
 System = PHS | DescriptorPHS
 COMPILERS: dict[str, Callable[[Any], System]] = {}
@@ -69,15 +69,8 @@ def _version() -> str:
         return "0.0.0+unknown"
 
 
-@contextmanager
-def _located(model: Any, section: str = "") -> Iterator[None]:
-    """Prefix the model file (and section) to the message and problems of a ModelError."""
-    where = f"{model.path or model.name}: {section}"
-    try:
-        yield
-    except ModelError as err:
-        located = type(err)(f"{where}{err}", problems=[f"{where}{p}" for p in err.problems])
-        raise located from None
+#: kept under its old name for the section compilers here
+_located = located
 
 
 def _plain(value: Any) -> Any:
@@ -128,3 +121,10 @@ def _compile_mechanism(model: Any) -> System:
 
     with _located(model, "mechanism: "):
         return compile_mechanism(model)
+
+
+@register("distributed")
+def _distributed(model: Any) -> System:
+    from .distributed_build import build_domain_model
+
+    return build_domain_model(model).system

@@ -76,7 +76,7 @@ def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
 
         x0 = initial_state(model, system)
     elif model.kind == "distributed":  # initial may hold fields: expressions of x, y, z
-        from .distributed_section import initial_state as field_state
+        from .distributed_build import initial_state as field_state
 
         x0 = field_state(model, system, x0)
     args: dict[str, Any] = {"t_span": (t0, float(t1)), "x0": x0,
