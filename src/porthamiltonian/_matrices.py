@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 import sympy as sp
+from scipy.sparse.csgraph import connected_components
 
-from .errors import StructureError
+from .errors import ModelError, StructureError
 
 Matrix = Any  # np.ndarray | sps.sparray | sp.ImmutableMatrix
 
@@ -161,3 +162,36 @@ def norm_scale(*mats: Matrix) -> float:
             if arr.size:
                 scale = max(scale, float(np.max(np.abs(arr))))
     return scale
+
+
+def block_inverse(W: Any, max_block: int = 96) -> Any | None:
+    """The inverse of a block-diagonal sparse matrix, block by block (all blocks of one
+    size at once), or ``None`` when a block — a connected component of its sparsity
+    graph — is larger than ``max_block``: the inverse would no longer be sparse.
+    Raises :class:`ModelError` for a singular block."""
+    W = sps.csr_array(W)
+    n = W.shape[0]
+    if n == 0:
+        return sps.csr_array((0, 0))
+    ncomp, label = connected_components(W, directed=False)
+    sizes = np.bincount(label)
+    if sizes.max() > max_block:
+        return None
+    rows, cols, vals = [], [], []
+    order = np.argsort(label, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    for s in np.unique(sizes):  # invert all blocks of one size at once
+        comps = np.flatnonzero(sizes == s)
+        idx = np.stack([order[starts[c]:starts[c] + s] for c in comps])  # (nb, s)
+        dense = np.stack([W[i][:, i].toarray() for i in idx]) if s > 1 else \
+            W.diagonal()[idx][:, :, None]
+        try:
+            inv = np.linalg.inv(dense)
+        except np.linalg.LinAlgError as exc:
+            raise ModelError("a block-diagonal mass matrix is singular: check that "
+                             "densities, compliances and capacities are positive") from exc
+        rows.append(np.repeat(idx, s, axis=1).ravel())
+        cols.append(np.tile(idx, (1, s)).ravel())
+        vals.append(inv.ravel())
+    return sps.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                         shape=(n, n))

@@ -50,6 +50,7 @@ import scipy.sparse as sps
 import scipy.sparse.csgraph as csg
 import scipy.sparse.linalg as spla
 
+from .._matrices import block_inverse
 from ..descriptor import DescriptorPHS
 from ..errors import ModelError
 from ..linear_ph import LinearPH, linear_ph
@@ -64,7 +65,7 @@ SPARSE_FROM = 300
 __all__ = ["natural_frequencies"]
 
 #: extra eigenvalues asked of ARPACK beyond ``count`` (zero modes may take some)
-MARGIN = 8
+MARGIN = 3
 
 
 def natural_frequencies(system: Any, count: int, *, x0: Any = None, u0: Any = None,
@@ -202,15 +203,30 @@ def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH,
         raise ModelError(f"count = {count}: ask for at most {np_ - 1} natural frequencies of "
                          f"{lin.name or 'this system'} ({np_} oscillating degrees of freedom)")
     sigma = -1e-8 * scale
-    aug = sps.block_array([[Wq, -A], [A.T, -sigma * Wp]], format="csc")
-    try:
-        lu = spla.splu(aug)
-    except RuntimeError as exc:
-        raise _not_definite(lin) from exc
-    nq = len(q)
-    opinv = spla.LinearOperator(
-        (np_, np_), dtype=float,
-        matvec=lambda r: lu.solve(np.concatenate([np.zeros(nq), np.ravel(r)]))[nq:])
+    Wq_inv = block_inverse(Wq)
+    if Wq_inv is not None:
+        # W_q block diagonal (lumped or discontinuous elements): the stiffness
+        # K_p = Aᵀ W_q⁻¹ A is sparse, K_p − σW_p symmetric positive definite, and its
+        # factors (pivots on the diagonal, minimum-degree ordering) are far smaller
+        # than those of the saddle-point matrix below
+        Kp = (A.T @ Wq_inv @ A - sigma * Wp).tocsc()
+        try:
+            lu = spla.splu(Kp, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
+                           options={"SymmetricMode": True})
+        except RuntimeError as exc:
+            raise _not_definite(lin) from exc
+        solve = lu.solve
+    else:
+        aug = sps.block_array([[Wq, -A], [A.T, -sigma * Wp]], format="csc")
+        try:
+            lu = spla.splu(aug)
+        except RuntimeError as exc:
+            raise _not_definite(lin) from exc
+        nq = len(q)
+
+        def solve(r: np.ndarray) -> np.ndarray:
+            return lu.solve(np.concatenate([np.zeros(nq), np.ravel(r)]))[nq:]
+    opinv = spla.LinearOperator((np_, np_), dtype=float, matvec=lambda r: solve(np.ravel(r)))
     op = spla.LinearOperator((np_, np_), dtype=float,
                              matvec=lambda y: A.T @ spla.spsolve(Wq, A @ np.ravel(y)))
     tol = 16 * np.sqrt(n) * np.finfo(float).eps * scale  # see the module docstring

@@ -45,17 +45,13 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sps
-from scipy.sparse.csgraph import connected_components
 
+from ..._matrices import block_inverse
 from ...descriptor import DescriptorPHS
 from ...errors import ModelError
 from ...phs import PHS
 
 __all__ = ["FieldBlock", "PortBlock", "Layout", "assemble_system", "block_inverse"]
-
-#: largest block of a mass matrix inverted block-wise for the explicit form
-MAX_BLOCK = 96
-
 
 @dataclass(frozen=True)
 class FieldBlock:
@@ -157,38 +153,6 @@ class Layout:
         f = self.fields[name]
         o = self.offset[name]
         return e[..., o:o + f.size]
-
-
-def block_inverse(W: Any) -> Any | None:
-    """The inverse of a block-diagonal SPD sparse matrix, block by block, or ``None``
-    when a block (a connected component of its sparsity graph) is larger than
-    :data:`MAX_BLOCK`."""
-    W = sps.csr_array(W)
-    n = W.shape[0]
-    if n == 0:
-        return sps.csr_array((0, 0))
-    ncomp, label = connected_components(W, directed=False)
-    sizes = np.bincount(label)
-    if sizes.max() > MAX_BLOCK:
-        return None
-    rows, cols, vals = [], [], []
-    order = np.argsort(label, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    for s in np.unique(sizes):  # invert all blocks of one size at once
-        comps = np.flatnonzero(sizes == s)
-        idx = np.stack([order[starts[c]:starts[c] + s] for c in comps])  # (nb, s)
-        dense = np.stack([W[i][:, i].toarray() for i in idx]) if s > 1 else \
-            W.diagonal()[idx][:, :, None]
-        try:
-            inv = np.linalg.inv(dense)
-        except np.linalg.LinAlgError as exc:
-            raise ModelError("a mass matrix of the discretization is singular: check "
-                             "that densities, compliances and capacities are positive") from exc
-        rows.append(np.repeat(idx, s, axis=1).ravel())
-        cols.append(np.tile(idx, (1, s)).ravel())
-        vals.append(inv.ravel())
-    return sps.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                         shape=(n, n))
 
 
 def _global(blocks: Mapping[tuple[str, str], Any], offset: Mapping[str, int],
