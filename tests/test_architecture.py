@@ -40,7 +40,7 @@ LAYER: dict[str, int] = {
     "simulate": 2, "analysis": 2, "control": 2, "export": 2, "reduction": 2,
     # 3 front-ends
     "bondgraph": 3, "network": 3, "library": 3, "lagrange": 3, "distributed": 3,
-    "mechanics": 3,
+    "mechanics": 3, "thermo": 3,
     # 4 model files and ensembles of runs
     "io": 4, "demo": 4, "ensemble": 4,
     # 5 entry points
