@@ -30,9 +30,11 @@ divergence-free stress field — are excluded: they do not oscillate.  For dampe
   eigenvalues).  They are found by shift-invert Lanczos (ARPACK) at
   :math:`\sigma = -10^{-8}s` just below zero (``s`` estimates the largest
   :math:`\omega^2`), each solve :math:`(A^\top W_q^{-1}A - \sigma W_p)\,y = r` being one
-  back-substitution with the sparse LU of
+  back-substitution: with the sparse LU of the (symmetric positive definite)
+  :math:`A^\top W_q^{-1}A - \sigma W_p` itself when :math:`W_q` is block diagonal, so that
+  its inverse is sparse (lumped or discontinuous finite elements), else with that of
   :math:`\left[\begin{smallmatrix} W_q & -A\\ A^\top & -\sigma W_p\end{smallmatrix}\right]`
-  (:math:`W_q^{-1}` is never formed).  A computed :math:`\omega^2 \le
+  (then :math:`W_q^{-1}` is never formed).  A computed :math:`\omega^2 \le
   16\sqrt n\,\varepsilon s` is a zero eigenvalue (shift-invert resolves the
   eigenvalues near :math:`\sigma` to about :math:`\varepsilon|\sigma|`; the floor is the
   round-off of the operator, :math:`\varepsilon s` times a slowly growing factor), so
