@@ -248,3 +248,22 @@ def test_a_large_consistent_mass_model_is_simulated_without_inverting_its_mass()
     system = wave(rectangle(1.0, 1.0, 12), degree=2).system
     assert len(system.states) > DENSE_REDUCTION_LIMIT
     assert explicit_if_possible(system) is system
+
+
+def test_mindlin_plate_released_from_a_velocity_field(tmp_path):
+    # v = sin(πx)sin(πy) on the unit square: the kinetic energy ρh∫v²/2 = ρh/8 (J)
+    f = tmp_path / "plate.yaml"
+    f.write_text(textwrap.dedent("""
+        name: plate
+        distributed:
+          domain: {shape: rectangle, size: [1.0, 1.0], elements: [4, 4], cell: quad}
+          model: {kind: mindlin, E: 70 GPa, nu: 0.3, rho: 2700, thickness: 0.01}
+          boundary: clamped
+        simulate:
+          t_end: 5.0e-4
+          dt: 1.0e-4
+          initial: {v: "sin(pi*x)*sin(pi*y)"}
+        """))
+    res = simulate_model(load_model(f))
+    assert res.H[0] == pytest.approx(2700 * 0.01 / 8, rel=1e-3)  # Q2 Gauss–Lobatto mass
+    assert abs(res.H[-1] - res.H[0]) < 1e-12 * res.H[0]

@@ -139,7 +139,7 @@ def _field_state(dm: Any, fields: Mapping[str, list[sympy.Expr]]) -> Any:
     """States whose co-energy fields are ``fields`` (expressions of x, y, z)."""
     import numpy as np
 
-    from ..distributed.domains.pfem import block_inverse
+    from .._matrices import block_inverse
 
     layout = dm.layout
     e = np.zeros(layout.size)

@@ -128,6 +128,9 @@ def check_distributed(ck: Checker, value: Any, path: KeyPath) -> Section:
 _FIELDS: dict[str, dict[str, int]] = {
     "wave": {"v": 1}, "membrane": {"v": 1}, "heat": {"T": 1},
     "maxwell_tm": {"Ez": 1, "H": 2}, "maxwell_te": {"Hz": 1, "E": 2},
+    # the plate's velocities are Lagrange fields (a Kirchhoff plate's H² element has
+    # derivative dofs: its states are given by name)
+    "mindlin": {"v": 1, "omega_x": 1, "omega_y": 1},
 }
 
 
