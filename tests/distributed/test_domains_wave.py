@@ -138,3 +138,16 @@ def test_fields_on_the_mesh_add_up_to_the_energy():
 def test_bad_input_names_what_is_wrong(kwargs, message):
     with pytest.raises(ModelError, match=message):
         wave(rectangle(1.0, 1.0, 4), **kwargs)
+
+
+@pytest.mark.parametrize("n", [6, 30])  # dense path (169 states), sparse path (4441)
+def test_first_mode_shape_is_the_closed_form_one(n):
+    # the (1, 1) mode's velocity field ∝ sin(πx) sin(πy), scaled to the energy ½ J
+    model = wave(rectangle(1.0, 1.0, n), boundary="fixed")
+    omega, X = model.modes(2)
+    v = model.field("v", X[:, 0])
+    x, y = model.domain.mesh.p
+    exact = np.sin(np.pi * x) * np.sin(np.pi * y)
+    assert abs(v @ exact) / (np.linalg.norm(v) * np.linalg.norm(exact)) > 1 - 1e-3
+    assert 0.5 * X[:, 0] @ (model.system.Q @ X[:, 0]) == pytest.approx(0.5, rel=1e-10)
+    assert omega[0] == pytest.approx(model.frequencies(1)[0], rel=1e-12)

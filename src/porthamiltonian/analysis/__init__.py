@@ -16,7 +16,7 @@ from .frequency import FrequencyResponse, bode, frequency_range, frequency_respo
 from .impedance import PortFunction, admittance, impedance
 from .linear import LinearSystem, linear_system, linearize, operating_point
 from .modes import Mode, modes, poles, zeros
-from .natural import natural_frequencies
+from .natural import natural_frequencies, natural_modes
 from .passivity import PassivityReport, is_passive, passivity
 from .time_response import TimeResponse, impulse_response, step_response
 from .transfer import TransferFunction, transfer_function
@@ -27,7 +27,7 @@ __all__ = [
     "FrequencyResponse", "frequency_response", "bode", "frequency_range",
     "TimeResponse", "step_response", "impulse_response",
     "PortFunction", "impedance", "admittance",
-    "Mode", "poles", "zeros", "modes", "natural_frequencies",
+    "Mode", "poles", "zeros", "modes", "natural_frequencies", "natural_modes",
     "PassivityReport", "passivity", "is_passive",
     "to_scipy", "to_control",
 ]

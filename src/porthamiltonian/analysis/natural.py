@@ -64,7 +64,7 @@ from .modes import DENSE_LIMIT
 #: whenever their structure allows it
 SPARSE_FROM = 300
 
-__all__ = ["natural_frequencies"]
+__all__ = ["natural_frequencies", "natural_modes"]
 
 #: extra eigenvalues asked of ARPACK beyond ``count`` (zero modes may take some)
 MARGIN = 3
@@ -103,6 +103,26 @@ def natural_frequencies(system: Any, count: int, *, x0: Any = None, u0: Any = No
         (constraints, singular ``E``); a large system whose ``J`` is not bipartite; the
         sparse eigensolver failing.
     """
+    return _solve(system, count, x0, u0, allow_fewer, vectors=False)[0]
+
+
+def natural_modes(system: Any, count: int, *, x0: Any = None, u0: Any = None,
+                  allow_fewer: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    r"""The ``count`` lowest undamped modes: frequencies (rad/s) and mode shapes.
+
+    Returns ``(omega, X)``: ``omega`` as :func:`natural_frequencies`, and the columns of
+    ``X`` (states × modes) the states of the modes at the instant their energy is all in
+    one field group — :math:`x(t) = X_k\cos\omega_k t` for that group (the velocities of
+    a structure: the mode shape), each scaled to the energy
+    :math:`\tfrac12 X_k^\top W X_k = \tfrac12` J.  For a model of a mesh,
+    ``model.field("v", X[:, k])`` is the k-th mode shape's velocity field.  (For a
+    nonlinear model, deviations from the operating point.)
+    """
+    return _solve(system, count, x0, u0, allow_fewer, vectors=True)
+
+
+def _solve(system: Any, count: int, x0: Any, u0: Any, allow_fewer: bool, *, vectors: bool
+           ) -> tuple[np.ndarray, Any]:
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
         raise ModelError(f"count = {count!r}: ask for at least 1 natural frequency")
     lin = _linear(system, x0, u0)
@@ -119,10 +139,10 @@ def natural_frequencies(system: Any, count: int, *, x0: Any = None, u0: Any = No
                 raise
         else:
             return _sparse(sps.csr_array(W), sps.csr_array(K), int(count), lin, allow_fewer,
-                           split)
+                           vectors, split)
     if n <= DENSE_LIMIT:
-        return _dense(_todense(W), _todense(K), int(count), lin, allow_fewer)
-    return _sparse(sps.csr_array(W), sps.csr_array(K), int(count), lin, allow_fewer)
+        return _dense(_todense(W), _todense(K), int(count), lin, allow_fewer, vectors)
+    return _sparse(sps.csr_array(W), sps.csr_array(K), int(count), lin, allow_fewer, vectors)
 
 
 # ---------------------------------------------------------------------- the linear model
@@ -162,26 +182,38 @@ def _not_definite(lin: LinearPH) -> ModelError:
 
 # ---------------------------------------------------------------------- dense
 def _dense(W: np.ndarray, K: np.ndarray, count: int, lin: LinearPH,
-           allow_fewer: bool) -> np.ndarray:
+           allow_fewer: bool, vectors: bool = False) -> tuple[np.ndarray, Any]:
     n = W.shape[0]
     W = (W + W.T) / 2
     K = (K - K.T) / 2
     try:
-        omega = sla.eigh(1j * K, W, eigvals_only=True)
+        omega, V = sla.eigh(1j * K, W) if vectors else (sla.eigh(1j * K, W, eigvals_only=True),
+                                                          None)
     except np.linalg.LinAlgError as exc:
         raise _not_definite(lin) from exc
     top = float(np.max(np.abs(omega), initial=0.0))
-    pos = np.sort(omega[omega > 4 * n * np.finfo(float).eps * top])
-    if count > pos.size and not allow_fewer:
-        raise ModelError(f"count = {count}: {lin.name or 'the system'} has only {pos.size} "
+    keep = np.flatnonzero(omega > 4 * n * np.finfo(float).eps * top)
+    keep = keep[np.argsort(omega[keep])]
+    if count > keep.size and not allow_fewer:
+        raise ModelError(f"count = {count}: {lin.name or 'the system'} has only {keep.size} "
                          "non-zero natural frequencies")
-    return pos[:count]
+    keep = keep[:count]
+    if not vectors:
+        return omega[keep], None
+    # x(t) = Re(v e^{iωt}); its snapshot at the phase where Re(v) carries the most energy
+    X = np.empty((n, keep.size))
+    for j, i in enumerate(keep):
+        v = V[:, i]
+        phase = 0.5 * np.angle(v @ W @ v)  # maximizes ‖Re(v e^{-iφ})‖_W
+        x = np.real(v * np.exp(-1j * phase))
+        X[:, j] = x / np.sqrt(x @ W @ x)
+    return omega[keep], X
 
 
 # ---------------------------------------------------------------------- sparse
 def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH,
-            allow_fewer: bool, split: tuple[np.ndarray, np.ndarray] | None = None
-            ) -> np.ndarray:
+            allow_fewer: bool, vectors: bool = False,
+            split: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, Any]:
     n = W.shape[0]
     W = ((W + W.T) / 2).tocsr()
     p, q = _split(W, K, lin) if split is None else split
@@ -194,7 +226,7 @@ def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH,
     scale = float(np.max(np.asarray(A.multiply(A).T @ (1.0 / dq)).ravel() / dp,
                          initial=0.0))
     if scale <= 0 and allow_fewer:
-        return np.zeros(0)
+        return np.zeros(0), np.zeros((n, 0)) if vectors else None
     if scale <= 0:
         raise ModelError(f"count = {count}: {lin.name or 'the system'} has no non-zero "
                          "natural frequency (J couples no states)")
@@ -235,22 +267,29 @@ def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH,
     k = min(count + MARGIN, np_ - 1)
     while True:
         try:
-            lam = spla.eigsh(op, k=k, M=Wp, sigma=sigma, which="LM", OPinv=opinv,
-                             return_eigenvectors=False)
+            out = spla.eigsh(op, k=k, M=Wp, sigma=sigma, which="LM", OPinv=opinv,
+                             return_eigenvectors=vectors)
         except (RuntimeError, spla.ArpackNoConvergence) as exc:
             raise ModelError(
                 f"the sparse eigensolver (ARPACK, shift-invert at {sigma:.3g} (rad/s)²) "
                 f"failed for {lin.name or 'the system'} ({exc}); ask for fewer frequencies "
                 "or check that EᵀQ is positive definite") from exc
-        lam = np.sort(lam)
-        pos = lam[lam > tol]
+        lam, Y = out if vectors else (out, None)
+        order = np.argsort(lam)
+        keep = order[lam[order] > tol]
+        pos = lam[keep]
         if pos.size >= count or k >= np_ - 1:
             break
         k = min(k + (count - pos.size) + 2 * MARGIN, np_ - 1)  # zeros ate the margin
     if pos.size < count and not allow_fewer:
         raise ModelError(f"count = {count}: found only {pos.size} non-zero natural "
                          f"frequencies of {lin.name or 'the system'}")
-    return np.sqrt(pos[:count])
+    if not vectors:
+        return np.sqrt(pos[:count]), None
+    # W_p-orthonormal eigenvectors: the p-group state of each mode, energy ½ J
+    X = np.zeros((n, min(count, keep.size)))
+    X[p] = Y[:, keep[:count]]
+    return np.sqrt(pos[:count]), X
 
 
 def _split(W: sps.csr_array, K: sps.csr_array, lin: LinearPH) -> tuple[np.ndarray, np.ndarray]:

@@ -89,6 +89,16 @@ class DomainModel:
 
         return natural_frequencies(self.system, n)
 
+    def modes(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ``n`` lowest undamped modes: ``(omega, X)``, frequencies (rad/s) and the
+        mode shapes as states (columns; :func:`porthamiltonian.analysis.natural_modes`),
+        so ``model.field("v", X[:, k])`` or ``model.plot("v", X[:, k])`` shows mode
+        ``k`` and ``model.save("modes.xdmf", X.T, times=omega / (2π))`` writes them
+        all for ParaView."""
+        from ...analysis.natural import natural_modes
+
+        return natural_modes(self.system, n)
+
     # ------------------------------------------------------------------ states
     def state(self, **fields: Any) -> np.ndarray:
         """The state vector whose co-energy fields are the given ones, the others zero.
