@@ -16,7 +16,9 @@ and Control of Complex Physical Systems — the Port-Hamiltonian Approach*
    flow), propagating after each.  A storage that propagation has already put in
    derivative causality is a **dependent storage** (its state is a function of
    other states) or, when the sources alone forced it, **fixed by sources**.
-3. **Resistors**, which accept either causality.  Bonds still free at this point
+3. **Reactions** (Re, a two-port resistor between two affinities) take the efforts of
+   both their bonds (conductance causality) where propagation left them free.
+4. **Resistors**, which accept either causality.  Bonds still free at this point
    mean a choice has to be made: each connected group of free bonds is an
    **algebraic loop** (a zero-order causal path through resistors and
    junctions); one resistor of the group is chosen arbitrarily (resistance
@@ -326,7 +328,16 @@ def analyze_causality(bg: BondGraph) -> CausalityReport:
         else:
             _derivative(s, rep, i, b)
 
-    # 3. resistors; free bonds now mean algebraic loops
+    # 3. reactions (Re) in conductance causality: they receive the affinities on both
+    # bonds and give the flux, as BondGraphTools' Re; their bonds are normally fixed by
+    # the species already (docs/bondgraphs-chemical.md)
+    for i, k in enumerate(s.kind):
+        if k == "Re":
+            for b in s.adj[i]:
+                if s.eff[b] == -1:
+                    _arbitrary(s, b, s.value(i, b, True), i)
+
+    # 4. resistors; free bonds now mean algebraic loops
     groups = _free_groups(s)
     for group in groups:
         rs = [s.names[i] for i in sorted(group) if s.kind[i] == "R"]

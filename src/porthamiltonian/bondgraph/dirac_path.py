@@ -64,6 +64,12 @@ def via_dirac(bg: BondGraph, symbolic: bool) -> PHS:
     composed in floating point; entries below ``1e-12`` relative are round-off and
     set to zero.
     """
+    if bg.reactions():
+        raise NoExplicitFormError(
+            f"the bond variables around the reactions {', '.join(e.name for e in bg.reactions())}"
+            " are not determined by the element equations (e.g. two bonds in parallel "
+            "between the same junctions); Dirac-structure composition does not support Re "
+            "elements: give each species one Ce on its own 0-junction")
     if not symbolic:
         bg = bg.with_values()
     D = junction_structure(bg, exact=symbolic)

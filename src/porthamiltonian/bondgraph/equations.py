@@ -20,11 +20,17 @@ C derivative   :math:`f = \lambda`                   :math:`z = e`
 I integral     :math:`f = z`                         :math:`\dot p = e`
 I derivative   :math:`e = \lambda`                   :math:`z = f`
 R              :math:`e = r f`
+Re (a in)      :math:`f_a = f_b`,
+               :math:`f_a = \gamma (e_a - e_b)`
 Se / Sf        :math:`e = u` / :math:`f = u`         :math:`y = f` / :math:`y = e`
 =============  =================================  =========================
 
 with :math:`s_i = +1` for a bond pointing into the junction, :math:`-1` out.  The
-source outputs make :math:`u^\top y` the power the sources deliver.
+source outputs make :math:`u^\top y` the power the sources deliver.  An Re (reaction)
+is a two-port resistor in conductance form: its conductance :math:`\gamma(x) \ge 0`
+(``params["gamma"]``) is the log-mean of its mass-action flux, set by
+:func:`porthamiltonian.bondgraph.reactions.with_conductances` before the equations
+are assembled.
 """
 
 from __future__ import annotations
@@ -117,7 +123,19 @@ def element_equations(bg: BondGraph, derivative: Iterable[str] = (),
             _junction(eq, bg, el, e, f)
         elif el.kind in ("TF", "GY"):
             _two_port(eq, bg, el, e, f, coefficient)
+        elif el.kind == "Re":
+            _reaction(eq, bg, el, e, f, coefficient)
     return eq
+
+
+def _reaction(eq: ElementEquations, bg: BondGraph, el: Element, e: Any, f: Any,
+              coefficient: Coefficient) -> None:
+    """Re: one flow ``v`` on both bonds, ``v = γ (A_f − A_b)`` (``a`` in, ``b`` out)."""
+    bonds = bg.bonds_of(el.name)
+    a, b = (bonds[0], bonds[1]) if bonds[0].head == el.name else (bonds[1], bonds[0])
+    g = coefficient(el.params["gamma"])
+    eq.add(el.name, {f(b, 0): 1, f(a, 0): -1})
+    eq.add(el.name, {f(a, 0): 1, e(a, 0): -g, e(b, 0): g})
 
 
 def _matrix(el: Element, key: str, dim: int) -> Any:

@@ -36,6 +36,10 @@ storages' compliance and energy in :mod:`.elements`, merging and the descriptor 
 :mod:`.merge`, the fallback by Dirac-structure composition in :mod:`.dirac_path`; this
 module chooses between them.
 
+Reactions (Re elements) are two-port resistors whose state-dependent conductance is
+found first (:mod:`.reactions`); the elimination then treats them like any modulated
+element.
+
 Both paths — symbolic (SymPy coefficients, parameters as symbols, state-dependent
 entries for modulated elements) and numeric (floats, SciPy sparse, no SymPy) — run
 the same elimination, in time linear in the size of a ladder-like graph.
@@ -61,6 +65,7 @@ from .equations import element_equations
 from .graph import BondGraph
 from .linear_map import SPARSE_ABOVE, LinearMap, explicit_phs, solve, split
 from .merge import descriptor, merged
+from .reactions import with_conductances
 
 __all__ = ["to_phs", "to_descriptor", "SYMBOLIC_UP_TO", "SPARSE_ABOVE"]
 
@@ -150,8 +155,8 @@ def _prepare(bg: BondGraph, symbolic: bool | None) -> tuple[BondGraph, bool, Any
     if symbolic is None:
         symbolic = len(bg.elements) <= SYMBOLIC_UP_TO
     if symbolic:
-        return bg, True, _identity
-    work = bg.with_values()
+        return with_conductances(bg), True, _identity
+    work = with_conductances(bg.with_values())
     numeric = all(_is_number(v) for el in work.elements.values()
                   for k, v in el.params.items() if k != "hamiltonian")
     # modulated coefficients keep SymPy (with numeric parameter values)

@@ -33,11 +33,20 @@ SOURCES = ("Se", "Sf", "MSe", "MSf")
 RESISTORS = ("R", "MR")
 TWO_PORTS = ("TF", "GY", "MTF", "MGY")
 JUNCTIONS = ("0", "1")
+#: chemical elements (docs/bondgraphs-chemical.md): Ce, a species (a C storage whose
+#: energy is the Gibbs energy of an ideal solute), and Re, a mass-action reaction (a
+#: two-port resistor between the forward and the backward affinity)
+CHEMICAL = ("Ce", "Re")
 ONE_PORTS = STORAGE + SOURCES + RESISTORS
-TYPES = ONE_PORTS + TWO_PORTS + JUNCTIONS
+TYPES = ONE_PORTS + TWO_PORTS + JUNCTIONS + CHEMICAL
+
+#: the parameters a Ce element accepts (``mu0`` or ``K``; ``RT``; ``V``, ``c0``) and
+#: an Re element (``kappa``, ``RT``)
+CE_KEYS = ("mu0", "K", "RT", "V", "c0")
+RE_KEYS = ("kappa", "RT")
 
 
-_BASE = {"MTF": "TF", "MGY": "GY", "MR": "R", "MSe": "Se", "MSf": "Sf"}
+_BASE = {"MTF": "TF", "MGY": "GY", "MR": "R", "MSe": "Se", "MSf": "Sf", "Ce": "C"}
 
 
 def base_type(kind: str) -> str:
@@ -155,6 +164,16 @@ class BondGraph:
             raise ModelError(f"element {name!r} is defined twice; element names must be unique")
         if not isinstance(dim, int) or dim < 1:
             raise ModelError(f"element {name!r}: dim must be a positive integer, got {dim!r}")
+        if type in CHEMICAL:
+            domain = "chemical" if domain is None else domain
+            bad = sorted(set(params) - set(CE_KEYS if type == "Ce" else RE_KEYS))
+            if bad:
+                raise ModelError(
+                    f"element {name!r} ({type}): unknown parameter(s) {', '.join(bad)}; a "
+                    f"{type} takes {', '.join(CE_KEYS if type == 'Ce' else RE_KEYS)}")
+            if dim != 1:
+                raise ModelError(f"element {name!r} ({type}): chemical elements are "
+                                 "scalar (dim 1); add one Ce per species, one Re per reaction")
         el = Element(name, type, dim, domain=domain)
         self.elements[name] = el
         self._pending[name] = params
@@ -267,6 +286,10 @@ class BondGraph:
     def resistors(self) -> list[Element]:
         return [e for e in self.elements.values() if e.kind == "R"]
 
+    def reactions(self) -> list[Element]:
+        """The Re elements (mass-action reactions, :mod:`.reactions`)."""
+        return [e for e in self.elements.values() if e.kind == "Re"]
+
     def state_names(self) -> list[str]:
         self._name_states()
         return [s for e in self.storages() for s in e.states]
@@ -307,6 +330,9 @@ class BondGraph:
                 if memo is not None:
                     parsed[memo] = el.params[key]
             del self._pending[name]
+        for el in self.elements.values():
+            if el.type == "Ce" and "hamiltonian" not in el.params:
+                _species_energy(el)
 
     def with_values(self) -> BondGraph:
         """A copy with every parameter value substituted (for numeric generation)."""
@@ -412,13 +438,16 @@ class BondGraph:
                 if len(ins) != 1 or len(outs) != 1:
                     yield (f"{el.where()} has {len(ins)} bond(s) in and {len(outs)} out; a "
                            f"{el.type} has exactly one bond in and one out")
-            if k in ("C", "I") and not ({"c", "i", "hamiltonian"} & set(el.params)):
+            if k in ("C", "I") and el.type != "Ce" and not (
+                    {"c", "i", "hamiltonian"} & set(el.params)):
                 yield (f"{el.where()} has no constitutive law; give "
                        f"{'c' if k == 'C' else 'i'}: or hamiltonian:")
             if k == "R" and "r" not in el.params:
                 yield f"{el.where()} has no resistance; give r:"
             if k in ("TF", "GY") and "ratio" not in el.params:
                 yield f"{el.where()} has no ratio; give ratio:"
+            if el.type in CHEMICAL:
+                yield from _chemical_problems(self, el, bonds)
         seen: dict[str, str] = {}
         for el in self.storages():
             for s in el.states:
@@ -448,7 +477,7 @@ class BondGraph:
             el = bg.add(e["name"], str(e["type"]), dim=int(e.get("dim", 1)),
                         domain=e.get("domain"))
             el.line = e.get("line")
-            for key in ("c", "i", "r", "ratio", "hamiltonian"):
+            for key in ("c", "i", "r", "ratio", "hamiltonian", *CE_KEYS, *RE_KEYS):
                 if key in e:
                     el.params[key] = e[key]
             bg._pending.pop(e["name"], None)
@@ -473,6 +502,59 @@ def _components(elements: Iterable[str], bonds: Iterable[Bond]) -> list[list[str
     for e in parent:
         groups.setdefault(root(e), []).append(e)
     return list(groups.values())
+
+
+def _species_energy(el: Element) -> None:
+    r"""Give a Ce element its energy (J): the Gibbs energy of an ideal solute,
+
+    .. math::  H(n) = n\big(\mu^\circ + RT(\ln\tfrac{n}{V c^\circ} - 1)\big),
+        \qquad \mu = \partial H/\partial n = \mu^\circ + RT\ln\tfrac{n}{V c^\circ},
+
+    (:func:`porthamiltonian.thermo.reactions.laws.gibbs_energy_sym`).  BondGraphTools'
+    parameter ``K`` (:math:`\mu = RT\ln(K n)`) stands for
+    :math:`\mu^\circ = RT\ln(K V c^\circ)`.  Missing parameters are left to
+    :func:`_chemical_problems`, which names them.
+    """
+    from ..expr import state_symbol
+    from ..thermo.reactions.laws import gibbs_energy_sym
+
+    p = el.params
+    if "RT" not in p or ("mu0" in p) == ("K" in p):
+        return
+    V, c0 = p.get("V", sp.Integer(1)), p.get("c0", sp.Integer(1))
+    mu0 = p["mu0"] if "mu0" in p else p["RT"] * sp.log(p["K"] * V * c0)
+    n = state_symbol(el.states[0])
+    p["hamiltonian"] = gibbs_energy_sym([n], [mu0], p["RT"], V, c0)
+
+
+def _chemical_problems(bg: BondGraph, el: Element, bonds: list[Bond]) -> Iterable[str]:
+    """What is wrong with a Ce or Re element, in words with the fix."""
+    p = el.params
+    if el.type == "Ce":
+        if "RT" not in p:
+            yield f"{el.where()} has no RT; give RT: (J/mol, 8.314*T at temperature T)"
+        if ("mu0" in p) == ("K" in p):
+            yield (f"{el.where()}: give exactly one of mu0: (standard chemical potential, "
+                   "J/mol) or K: (BondGraphTools' species constant, mu = RT ln(K n))")
+        keys = ("K", "RT", "V", "c0")
+    else:
+        for key, what in (("kappa", "the reaction constant, mol/s"), ("RT", "J/mol")):
+            if key not in p:
+                yield f"{el.where()} has no {key}; give {key}: ({what})"
+        ins = [b for b in bonds if b.head == el.name]
+        outs = [b for b in bonds if b.tail == el.name]
+        if len(ins) != 1 or len(outs) != 1:
+            yield (f"{el.where()} has {len(ins)} bond(s) in and {len(outs)} out; a reaction "
+                   "has exactly one bond in, from its reactants' 1-junction (the forward "
+                   "affinity), and one bond out, to its products' 1-junction (the backward "
+                   "affinity): write [reactants, " f"{el.name}] and [{el.name}, products]")
+        keys = ("kappa", "RT")
+    for key in keys:
+        v = p.get(key)
+        value = bg.parameters.get(str(v)) if isinstance(v, sp.Symbol) else v
+        if value is not None and getattr(sp.sympify(value), "is_number", False) \
+                and not sp.sympify(value).is_positive:
+            yield f"{el.where()}: {key} must be positive, got {value}"
 
 
 def _parse_value(value: Any, names: dict, el: Element, key: str, parse: Any) -> Any:

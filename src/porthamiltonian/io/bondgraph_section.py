@@ -54,7 +54,11 @@ ELEMENT_KEYS: dict[str, tuple[str, ...]] = {
     "C": ("c", "hamiltonian"), "I": ("i", "hamiltonian"),
     "R": ("r",), "MR": ("r",),
     "TF": ("ratio",), "GY": ("ratio",), "MTF": ("ratio",), "MGY": ("ratio",),
+    "Ce": ("mu0", "K", "RT", "V", "c0"), "Re": ("kappa", "RT"),
 }  # fmt: skip
+#: chemical elements (docs/bondgraphs-chemical.md): a Ce holds the amount of a species
+#: (a state), an Re is a reaction; both are in the chemical domain unless declared
+CHEMICAL_TYPES = ("Ce", "Re")
 STORAGE_TYPES = ("C", "I")
 SOURCE_TYPES = ("Se", "Sf", "MSe", "MSf")
 
@@ -84,13 +88,15 @@ def check_bondgraph(ck: Checker, value: Any, path: KeyPath) -> Section:
     raw = ck.sequence(section.get("elements", []), (*path, "elements"), f"{label}.elements")
     elements = _headers(ck, raw or [], (*path, "elements"), f"{label}.elements")
     for e in elements:
-        if e["type"] in STORAGE_TYPES:
+        if e["type"] in (*STORAGE_TYPES, "Ce"):
             data["states"] += e["states"]
         elif e["type"] in SOURCE_TYPES:
             data["inputs"] += expand(e["name"], e["dim"])
     every_state = {s: state_symbol(s) for s in data["states"]}
     for e in elements:
         raw = e["raw"].get("domain")
+        if raw is None and e["type"] in CHEMICAL_TYPES:
+            raw = "chemical"
         e["domain"] = None if raw is None else _declared(
             ck, raw, e["type"], (*e["path"], "domain"), f"{e['label']}.domain")
         _values(ck, e, every_state)
@@ -207,10 +213,11 @@ def _headers(ck: Checker, raw: list[Any], path: KeyPath, label: str) -> list[dic
             "raw": entry,
             "text": {},
         }
-        if kind in STORAGE_TYPES:
+        if kind in (*STORAGE_TYPES, "Ce"):
             # named like a parameter: the state is qualified (docs/model-files.md, "Names")
             shared = name in ck.symbols
-            e["states"] = expand(qualified_state(name, kind) if shared else name, dim)
+            e["states"] = expand(qualified_state(name, "C" if kind == "Ce" else kind)
+                                 if shared else name, dim)
         out.append(e)
     return out
 
@@ -234,6 +241,8 @@ def _values(ck: Checker, e: dict[str, Any], every_state: dict[str, sympy.Symbol]
         key = ELEMENT_KEYS[kind][0]
         if key not in raw:
             ck.error(epath, elabel, f"missing key {key!r} (the {_MEANING[key]})")
+    if kind in CHEMICAL_TYPES:
+        _chemical_keys(ck, raw, kind, epath, elabel)
     for key in ELEMENT_KEYS[kind]:
         if key not in raw:
             continue
@@ -265,7 +274,21 @@ def _depends_on_state(ck: Checker, e: dict[str, Any]) -> None:
              f"the energy does not depend on the element's state{hint}")
 
 
-_MEANING = {"r": "resistance", "ratio": "transformer/gyrator ratio"}
+_MEANING = {"r": "resistance", "ratio": "transformer/gyrator ratio",
+            "RT": "gas constant times temperature, J/mol",
+            "kappa": "reaction constant, mol/s"}
+
+
+def _chemical_keys(ck: Checker, raw: dict[str, Any], kind: str, epath: KeyPath,
+                   elabel: str) -> None:
+    """The keys a Ce (``RT`` and one of ``mu0``/``K``) or an Re (``kappa``, ``RT``) needs."""
+    for key in ("RT",) if kind == "Ce" else ("kappa", "RT"):
+        if key not in raw:
+            ck.error(epath, elabel, f"missing key {key!r} (the {_MEANING[key]})")
+    if kind == "Ce" and ("mu0" in raw) == ("K" in raw):
+        what = "both 'mu0' and 'K'" if "mu0" in raw else "neither 'mu0' nor 'K'"
+        ck.error(epath, elabel, f"{what} given; give exactly one (mu0: the standard chemical "
+                 "potential, J/mol; K: BondGraphTools' constant, mu = RT ln(K n))")
 
 
 def _bonds(

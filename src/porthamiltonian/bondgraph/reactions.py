@@ -1,0 +1,225 @@
+r"""Mass-action reactions (Re elements) in the generated port-Hamiltonian model.
+
+An Re element is a two-port resistor between the forward affinity :math:`A^f` (the
+effort of its bond in, from the reactants' 1-junction) and the backward affinity
+:math:`A^b` (the effort of its bond out, to the products' 1-junction); both bonds carry
+the reaction flux (mol/s)
+
+.. math::  v = \kappa\big(e^{A^f/RT} - e^{A^b/RT}\big)
+
+(Gawthrop & Crampin, Proc. R. Soc. A 470:20140459, 2014, eq. 2.5;
+:func:`porthamiltonian.thermo.reactions.laws.mass_action_flux_sym`).  The port-Hamiltonian
+form needs a resistive relation linear in the co-energies with a state-dependent
+coefficient, so the law is written in conductance form
+
+.. math::  v = \gamma(x)\,(A^f - A^b), \qquad
+    \gamma = \frac{\kappa}{RT}\, e^{A^b/RT}\,\frac{e^{(A^f - A^b)/RT} - 1}{(A^f - A^b)/RT}
+    \;\ge 0
+
+(:func:`~porthamiltonian.thermo.reactions.laws.dissipation_coefficient_sym`, the
+log-mean of the two exponentials times :math:`\kappa/RT`; its limit at :math:`A^f = A^b`
+is :math:`\kappa e^{A^f/RT}/RT`).  The affinities are functions of the state: every
+effort reaching an Re comes from the species' chemical potentials
+:math:`\mu = \partial H/\partial n` through junctions and TF (the stoichiometry), so
+
+.. math::  A^f = a_f^\top \nabla H(x), \qquad A^b = a_b^\top \nabla H(x).
+
+:func:`with_conductances` finds :math:`a_f, a_b` by one sorted elimination of the
+element equations with a placeholder conductance per reaction, and gives each Re its
+:math:`\gamma(x)`; the generator (:mod:`.generate`) then eliminates as for any modulated
+resistor, and the reactions contribute
+:math:`R(x) = \sum_k \gamma_k (a_{f,k} - a_{b,k})(a_{f,k} - a_{b,k})^\top \succeq 0`.
+The dissipated power is :math:`\sum_k \gamma_k (A^f_k - A^b_k)^2 = \sum_k v_k (A^f_k -
+A^b_k) \ge 0`, and a discrete-gradient step dissipates exactly this form at its
+discrete gradient; the conservation laws (moieties) :math:`c^\top \dot x = 0` hold
+because :math:`c^\top (J - R) = 0` for every state.
+
+An affinity that depends on an input (a chemostat, an Se, wired straight to a
+reaction) or on another reaction's flux (two Re without a species between them) is a
+:class:`~porthamiltonian.ModelError` naming the reaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from ..errors import ModelError
+from ..expr import state_symbol
+from ..thermo.reactions.laws import dissipation_coefficient_sym
+from .elements import storage_energy
+from .elimination import SingularSystem, combine, solve_sorted
+from .equations import element_equations
+from .graph import BondGraph
+
+__all__ = ["with_conductances", "affinities", "reaction_conductance"]
+
+_SMALL = 1e-5  # |d| below which expm1(d)/d is replaced by its series (error < 1e-16)
+
+
+class reaction_conductance(sp.Function):  # noqa: N801 - a function name, as exp
+    r""":math:`\gamma(A^f, A^b; \kappa, RT) = v/(A^f - A^b) > 0` (mol²/(J·s)), opaque to
+    SymPy's simplification.
+
+    Its value is :func:`~porthamiltonian.thermo.reactions.laws.dissipation_coefficient_sym`
+    (``.rewrite(sp.Piecewise)`` gives that form); kept as one positive function so that
+    the elimination and the structure checks of the generated PHS stay cheap (SymPy
+    sees :math:`R = \gamma\,a a^\top`, positive semi-definite at sight) and so that
+    the compiled model evaluates it without a 0/0: with :math:`a = A^f/RT`,
+    :math:`b = A^b/RT`, :math:`d = a - b`,
+    :math:`\gamma = \frac{\kappa}{RT}e^{b}\,\frac{\operatorname{expm1}(d)}{d}`
+    (the series :math:`1 + d/2 + d^2/6` for :math:`|d| < 10^{-5}`), as
+    :func:`~porthamiltonian.thermo.reactions.laws.dissipation_coefficient` does.
+    """
+
+    nargs = 4
+
+    def _eval_is_positive(self) -> bool | None:
+        A_f, A_b, kappa, RT = self.args
+        if A_f.is_extended_real and A_b.is_extended_real and kappa.is_positive \
+                and RT.is_positive:
+            return True
+        return None
+
+    def _eval_is_extended_real(self) -> bool | None:
+        return self._eval_is_positive()
+
+    def _eval_rewrite_as_Piecewise(self, A_f: Any, A_b: Any, kappa: Any, RT: Any,
+                                   **kwargs: Any) -> Any:
+        return dissipation_coefficient_sym(A_f, A_b, kappa, RT)
+
+    def fdiff(self, argindex: int = 1) -> Any:
+        A_f, A_b, kappa, RT = self.args
+        if argindex in (1, 2):
+            slope = _conductance_slope(A_f, A_b, kappa, RT)  # ∂γ/∂A_f
+            if argindex == 1:
+                return slope
+            # γ = (κ/RT) e^b φ(d): ∂γ/∂b = γ − ∂γ/∂a, so ∂γ/∂A_b = γ/RT − ∂γ/∂A_f
+            return self / RT - slope
+        if argindex == 3:
+            return self / kappa
+        return sp.diff(dissipation_coefficient_sym(A_f, A_b, kappa, RT), RT)
+
+    def _numpycode(self, printer: Any) -> str:
+        A_f, A_b, kappa, RT = (printer._print(a) for a in self.args)
+        d = f"(({A_f}) - ({A_b}))/({RT})"
+        safe = f"numpy.where(abs({d}) < {_SMALL}, 1.0, {d})"
+        phi = (f"numpy.where(abs({d}) < {_SMALL}, 1.0 + ({d})/2.0 + ({d})**2/6.0, "
+               f"numpy.expm1({safe})/{safe})")
+        return f"(({kappa})/({RT})*numpy.exp(({A_b})/({RT}))*{phi})"
+
+    def _pythoncode(self, printer: Any) -> str:
+        A_f, A_b, kappa, RT = (printer._print(a) for a in self.args)
+        d = f"((({A_f}) - ({A_b}))/({RT}))"
+        phi = (f"((1.0 + {d}/2.0 + {d}**2/6.0) if abs({d}) < {_SMALL} "
+               f"else math.expm1({d})/{d})")
+        return f"(({kappa})/({RT})*math.exp(({A_b})/({RT}))*{phi})"
+
+
+class _conductance_slope(sp.Function):  # noqa: N801
+    r""":math:`\partial\gamma/\partial A^f = \frac{\kappa}{RT^2} e^{b}\varphi'(d)`,
+    :math:`\varphi'(d) = (d e^d - \operatorname{expm1} d)/d^2` (series
+    :math:`1/2 + d/3 + d^2/8` near 0)."""
+
+    nargs = 4
+
+    def _explicit(self) -> Any:
+        A_f, A_b, kappa, RT = self.args
+        d = (A_f - A_b) / RT
+        return kappa / RT**2 * sp.exp(A_b / RT) * (d * sp.exp(d) - sp.exp(d) + 1) / d**2
+
+    def fdiff(self, argindex: int = 1) -> Any:
+        return sp.diff(self._explicit(), self.args[argindex - 1])
+
+    def _numpycode(self, printer: Any) -> str:
+        A_f, A_b, kappa, RT = (printer._print(a) for a in self.args)
+        d = f"(({A_f}) - ({A_b}))/({RT})"
+        safe = f"numpy.where(abs({d}) < {_SMALL}, 1.0, {d})"
+        phi = (f"numpy.where(abs({d}) < {_SMALL}, 0.5 + ({d})/3.0 + ({d})**2/8.0, "
+               f"(({safe})*numpy.exp({safe}) - numpy.expm1({safe}))/({safe})**2)")
+        return f"(({kappa})/({RT})**2*numpy.exp(({A_b})/({RT}))*{phi})"
+
+    def _pythoncode(self, printer: Any) -> str:
+        A_f, A_b, kappa, RT = (printer._print(a) for a in self.args)
+        d = f"((({A_f}) - ({A_b}))/({RT}))"
+        phi = (f"((0.5 + {d}/3.0 + {d}**2/8.0) if abs({d}) < {_SMALL} "
+               f"else ({d}*math.exp({d}) - math.expm1({d}))/{d}**2)")
+        return f"(({kappa})/({RT})**2*math.exp(({A_b})/({RT}))*{phi})"
+
+
+def affinities(bg: BondGraph) -> dict[str, tuple[Any, Any]]:
+    r"""The forward and backward affinities :math:`(A^f, A^b)` (J/mol) of every Re, as
+    SymPy expressions in the states (the species' amounts).
+
+    Raises
+    ------
+    ModelError
+        An affinity depends on a source's value or on a reaction flux, or the element
+        equations do not determine it.
+    """
+    bg.check()
+    work = bg._copy()
+    marks = {}
+    for el in work.reactions():
+        marks[el.name] = sp.Dummy(f"gamma_{el.name}", positive=True)
+        el.params["gamma"] = marks[el.name]
+    eq = element_equations(work, ())
+    try:
+        value = solve_sorted(eq.rows, eq.rhs, eq.n_vars, True)
+    except SingularSystem as err:
+        raise ModelError(
+            f"the affinities of the reactions {', '.join(marks)} are not determined by the "
+            "species: every Re needs its forward and backward affinity from 1-junctions "
+            "of species (Ce through 0-junctions and TF), with one Ce per species"
+        ) from err
+    base, at = {}, 0
+    for b in work.bonds:
+        base[b.name] = at
+        at += 2 * b.dim
+    H = storage_energy(work, True).expr
+    states = set(work.state_names())
+    z = {}
+    for name in work.state_names():
+        z[name] = sp.diff(H, state_symbol(name))
+    placeholders = set(marks.values())
+    out: dict[str, tuple[Any, Any]] = {}
+    for el in work.reactions():
+        bonds = work.bonds_of(el.name)
+        a, b = (bonds[0], bonds[1]) if bonds[0].head == el.name else (bonds[1], bonds[0])
+        pair = []
+        for bond, side in ((a, "forward"), (b, "backward")):
+            combo = combine({base[bond.name]: 1}, value)
+            terms = []
+            for k, coef in combo.items():
+                known = eq.knowns[k]
+                coef = sp.sympify(coef)
+                if known not in states:
+                    raise ModelError(
+                        f"{el.where()}: its {side} affinity (bond {bond.name}) depends on "
+                        f"the source {known!r}; a reaction's affinities must be functions "
+                        "of the species' amounts — model a chemostat as a Ce with a large "
+                        "amount, or put a species between the source and the reaction")
+                if coef.free_symbols & placeholders:
+                    raise ModelError(
+                        f"{el.where()}: its {side} affinity (bond {bond.name}) depends on a "
+                        "reaction flux; put a species (Ce on a 0-junction) between two "
+                        "reactions")
+                terms.append(coef * z[known])
+            pair.append(sp.Add(*terms))
+        out[el.name] = (pair[0], pair[1])
+    return out
+
+
+def with_conductances(bg: BondGraph) -> BondGraph:
+    r"""A copy of ``bg`` whose Re elements carry their conductance :math:`\gamma(x)`
+    (``params["gamma"]``, see the module docstring); ``bg`` itself when it has no Re."""
+    if not bg.reactions():
+        return bg
+    aff = affinities(bg)
+    work = bg._copy()
+    for el in work.reactions():
+        A_f, A_b = aff[el.name]
+        el.params["gamma"] = reaction_conductance(A_f, A_b, el.params["kappa"],
+                                                  el.params["RT"])
+    return work
