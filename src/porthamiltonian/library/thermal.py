@@ -31,11 +31,14 @@ from typing import Any
 
 import sympy as sp
 
+from ..errors import ModelError
 from ..network.component import Component, Context, Law
 from ..network.ports import Port
+from ..thermo._logmean import logmean_exp
+from ..thermo.transport import GAS_CONSTANT
 from . import _elements as el
 
-__all__ = ["HeatCapacity", "HeatConduction"]
+__all__ = ["Compartment", "HeatCapacity", "HeatConduction", "Membrane"]
 
 D = "thermal"
 
@@ -77,3 +80,67 @@ class HeatConduction(Component):
         Ta, Tb = c.effort("a"), c.effort("b")
         mu = c.lam * (Ta - Tb) / (Ta * Tb)
         return Law([], ["a", "b"], M=[[0, mu], [-mu, 0]])
+
+
+class Compartment(Component):
+    r"""A well-mixed compartment of volume ``V`` (m³) holding an ideal dilute species.
+
+    State ``n`` (mol); the Gibbs energy at the temperature ``T`` (K)
+
+    .. math:: H = n\Big(\mu^\circ + RT\big(\ln\frac{n}{V c^\circ} - 1\big)\Big)
+        \quad(\mathrm J),\qquad \mu = \frac{\partial H}{\partial n}
+        = \mu^\circ + RT\ln\frac{c}{c^\circ},
+
+    with the standard potential ``mu0`` (J/mol) and concentration ``c_ref`` (mol/m³).
+    Port ``p`` (chemical) receives the molar flow into the compartment and returns μ.
+    """
+
+    nonlinear = True
+
+    def __init__(self, V: Any = None, mu0: Any = 0.0, T: Any = 298.15,
+                 c_ref: Any = 1.0) -> None:
+        for key, v in (("V", V), ("T", T), ("c_ref", c_ref)):
+            el.positive(key, v, "Compartment")
+        super().__init__([Port("p", "chemical", "flow")], V=V, mu0=mu0, T=T, c_ref=c_ref)
+
+    def law(self, c: Context) -> Law:
+        n = c.x("n")
+        RT = GAS_CONSTANT * c.T
+        H = n * (c.mu0 + RT * (sp.log(n / (c.V * c.c_ref)) - 1))
+        return Law(["n"], ["p"], G=[[1]], hamiltonian=H, storages={"n": ("C", "chemical")})
+
+
+class Membrane(Component):
+    r"""A membrane between the chemical ports ``a`` and ``b``: the molar flow
+    :math:`J = L(\mu_a - \mu_b)` from ``a`` to ``b`` (Kedem & Katchalsky 1958).
+
+    ``law="fick"`` (default): permeance ``k`` = permeability × area (m³/s) and
+    :math:`J = k(c_a - c_b)`, i.e. :math:`L = (k/RT)\,\mathrm{logmean}(c_a, c_b)` with
+    :math:`c = c^\circ e^{(\mu - \mu^\circ)/RT}` — the compartments it joins must share
+    ``mu0``, ``T`` and ``c_ref``; ``law="linear"``: a constant Onsager conductance
+    ``k`` = L (mol²/(J·s)).  Both ports receive the potential and return the molar flow
+    into the membrane (``J`` at ``a``, ``−J`` at ``b``): the resistive two-port
+    :math:`y = L\,[[1, -1], [-1, 1]]\,u`, dissipating :math:`L(\mu_a - \mu_b)^2 \ge 0`
+    (W), the Gibbs energy lost, :math:`T` times the entropy produced.
+    """
+
+    nonlinear = True
+
+    def __init__(self, k: Any = None, law: str = "fick", mu0: Any = 0.0,
+                 T: Any = 298.15, c_ref: Any = 1.0) -> None:
+        for key, v in (("k", k), ("T", T), ("c_ref", c_ref)):
+            el.positive(key, v, "Membrane")
+        if law not in ("fick", "linear"):
+            raise ModelError(f"Membrane: law must be 'fick' or 'linear', got {law!r}")
+        self.transport_law = law
+        super().__init__([Port("a", "chemical", "effort"), Port("b", "chemical", "effort")],
+                         k=k, mu0=mu0, T=T, c_ref=c_ref)
+
+    def law(self, c: Context) -> Law:
+        if self.transport_law == "linear":
+            L = c.k
+        else:
+            RT = GAS_CONSTANT * c.T
+            mua, mub = c.effort("a"), c.effort("b")
+            L = (c.k * c.c_ref / RT) * logmean_exp((mua - c.mu0) / RT, (mub - c.mu0) / RT)
+        return Law([], ["a", "b"], S=[[L, -L], [-L, L]])
