@@ -194,8 +194,8 @@ def compartments(volumes: Sequence[float], edges: Sequence[Edge] | None = None, 
             G[idx[i, s], p * ns + s] = 1
             inputs.append(f"J_{species[s]}_{i}")
             outputs.append(f"mu_{species[s]}_{i}")
-    # R ⪰ 0 by construction (a sum of L·b bᵀ with L > 0); SymPy's symbolic Cholesky
-    # cannot decide it through the log-mean, so the check is skipped (and tested).
+    # R ⪰ 0 by construction (a sum of L·b bᵀ with L > 0); the symbolic check takes
+    # seconds through the logarithms, so it is skipped here (and tested numerically).
     system = PHS(R=R, G=G, hamiltonian=H, states=names, inputs=inputs, outputs=outputs,
                  name="compartments", check=False)
     return CompartmentModel(system, V, species, RT, edge_list)
