@@ -32,13 +32,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import sympy as sp
-
 from ..errors import ModelError
 from ..expr import parse_expression
 from ..network.component import Component, Context, Law
 from ..network.ports import Port
 from ..quantities import domain as domain_of
+from ..special import exprel  # noqa: F401 - the diode's law (electrical.py) uses el.exprel
 
 
 def positive(name: str, value: Any, owner: str) -> None:
@@ -218,37 +217,3 @@ class Gyrator(Component):
     def law(self, c: Context) -> Law:
         r = c[self.key]
         return Law([], ["a", "b"], M=[[0, -r], [r, 0]])
-
-
-class exprel(sp.Function):  # noqa: N801 - a function name, as exp
-    r""":math:`(e^a - 1)/a`, with its removable singularity filled (1 at :math:`a = 0`).
-
-    Positive for real :math:`a`; printed for NumPy without a 0/0 at :math:`a = 0`.
-    """
-
-    @classmethod
-    def eval(cls, a: sp.Expr) -> sp.Expr | None:
-        if a.is_zero:
-            return sp.Integer(1)
-        return None
-
-    def _eval_is_positive(self) -> bool | None:
-        return True if self.args[0].is_extended_real else None
-
-    def fdiff(self, argindex: int = 1) -> sp.Expr:
-        return _exprel_prime(self.args[0])
-
-    def _numpycode(self, printer: Any) -> str:
-        a = printer._print(self.args[0])
-        return (f"numpy.where(({a}) == 0, 1.0, numpy.expm1({a}) / "
-                f"numpy.where(({a}) == 0, 1.0, {a}))")
-
-
-class _exprel_prime(sp.Function):  # noqa: N801
-    r""":math:`\frac{d}{da}\frac{e^a - 1}{a} = \frac{a e^a - e^a + 1}{a^2}` (½ at 0)."""
-
-    def _numpycode(self, printer: Any) -> str:
-        a = printer._print(self.args[0])
-        safe = f"numpy.where(({a}) == 0, 1.0, {a})"
-        return (f"numpy.where(({a}) == 0, 0.5, (({a}) * numpy.exp({a}) - numpy.expm1({a}))"
-                f" / {safe}**2)")

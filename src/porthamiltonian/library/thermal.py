@@ -34,7 +34,7 @@ import sympy as sp
 from ..errors import ModelError
 from ..network.component import Component, Context, Law
 from ..network.ports import Port
-from ..thermo._logmean import logmean_exp
+from ..special import logmean_exp
 from ..thermo.transport import GAS_CONSTANT
 from . import _elements as el
 

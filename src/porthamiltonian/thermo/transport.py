@@ -21,7 +21,8 @@ transport as a reaction :math:`A_i \rightleftharpoons A_j`).  Two laws:
 
 * ``law="fick"``: the mass-action flux :math:`J = k\,(c_i - c_j)` of a membrane of
   permeance :math:`k = P A` (m³/s; permeability × area); its conductance
-  :math:`L = (k/RT)\,\mathrm{logmean}(c_i, c_j)` depends on the state (:mod:`._logmean`);
+  :math:`L = (k/RT)\,\mathrm{logmean}(c_i, c_j)` depends on the state
+  (:mod:`porthamiltonian.special`);
 * ``law="linear"``: a constant Onsager conductance :math:`L` (mol²/(J·s)), the
   near-equilibrium (Kedem–Katchalsky) form.
 
@@ -57,7 +58,7 @@ import sympy as sp
 
 from ..errors import ModelError
 from ..phs import PHS
-from ._logmean import log_mean
+from ..special import log_mean
 from .transport_line import DiffusionLine, diffusion_line
 from .transport_tank import StirredTank, stirred_tank
 

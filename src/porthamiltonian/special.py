@@ -1,4 +1,8 @@
-r"""The logarithmic mean and its regular factor, as SymPy functions printable for NumPy.
+r"""Special functions of the constitutive laws, as SymPy functions printable for NumPy.
+
+:func:`exprel` :math:`(e^a - 1)/a` (a diode's conductance, the regular factor of the
+logarithmic mean), :func:`log_mean` and :class:`logmean_exp`, with their removable
+singularities filled so that neither SymPy nor the generated NumPy code divides 0 by 0.
 
 A mass-action (Fick) membrane flux :math:`J = k\,(c_a - c_b)` written in the
 thermodynamic form :math:`J = L\,(\mu_a - \mu_b)` with the ideal chemical potential
@@ -10,8 +14,7 @@ thermodynamic form :math:`J = L\,(\mu_a - \mu_b)` with the ideal chemical potent
 the logarithmic mean of the two concentrations (Gawthrop & Crampin, Proc. R. Soc. A
 470 (2014) 20140459, §2; Oster, Perelson & Katchalsky, Q. Rev. Biophys. 6 (1973) 1).
 :math:`\operatorname{exprel}(a) = (e^a - 1)/a` has its removable singularity at
-:math:`a = 0` filled; it is the same function as ``library._elements.exprel``, kept here
-so that ``thermo`` does not import ``library`` (which imports ``thermo``).
+:math:`a = 0` filled.
 """
 
 from __future__ import annotations
