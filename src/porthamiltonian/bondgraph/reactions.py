@@ -43,7 +43,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import mpmath
 import sympy as sp
+from mpmath.libmp.libmpf import prec_to_dps
 
 from ..errors import ModelError
 from ..expr import state_symbol
@@ -75,19 +77,35 @@ class reaction_conductance(sp.Function):  # noqa: N801 - a function name, as exp
 
     nargs = 4
 
+    # The model is defined where the amounts are positive (the affinities are sums of
+    # logarithms of the amounts, real there): on that domain γ is real and positive
+    # whenever κ and RT are.  Saying so keeps SymPy's checks (R = Rᵀ, R ⪰ 0) cheap.
     def _eval_is_positive(self) -> bool | None:
-        A_f, A_b, kappa, RT = self.args
-        if A_f.is_extended_real and A_b.is_extended_real and kappa.is_positive \
-                and RT.is_positive:
-            return True
-        return None
+        _, _, kappa, RT = self.args
+        return True if kappa.is_positive and RT.is_positive else None
 
     def _eval_is_extended_real(self) -> bool | None:
         return self._eval_is_positive()
 
+    def _eval_conjugate(self) -> Any:
+        return self
+
+    def _eval_simplify(self, **kwargs: Any) -> Any:
+        return self  # the affinities are sums of logarithms already; nothing to gain
+
     def _eval_rewrite_as_Piecewise(self, A_f: Any, A_b: Any, kappa: Any, RT: Any,
                                    **kwargs: Any) -> Any:
         return dissipation_coefficient_sym(A_f, A_b, kappa, RT)
+
+    def _eval_evalf(self, prec: int) -> Any:
+        vals = _real_values(self.args, prec)
+        if vals is None:
+            return None
+        A_f, A_b, kappa, RT = vals
+        with mpmath.workprec(prec + 20):
+            d = (A_f - A_b) / RT
+            phi = mpmath.mpf(1) if d == 0 else mpmath.expm1(d) / d
+            return sp.Float(kappa / RT * mpmath.exp(A_b / RT) * phi, precision=prec)
 
     def fdiff(self, argindex: int = 1) -> Any:
         A_f, A_b, kappa, RT = self.args
@@ -132,6 +150,18 @@ class _conductance_slope(sp.Function):  # noqa: N801
     def fdiff(self, argindex: int = 1) -> Any:
         return sp.diff(self._explicit(), self.args[argindex - 1])
 
+    def _eval_evalf(self, prec: int) -> Any:
+        vals = _real_values(self.args, prec)
+        if vals is None:
+            return None
+        A_f, A_b, kappa, RT = vals
+        with mpmath.workprec(2 * prec + 20):  # the numerator cancels to O(d²)
+            d = (A_f - A_b) / RT
+            dphi = (mpmath.mpf(1) / 2 if d == 0
+                    else (d * mpmath.exp(d) - mpmath.expm1(d)) / d**2)
+            return sp.Float(kappa / RT**2 * mpmath.exp(A_b / RT) * dphi, precision=prec)
+
+
     def _numpycode(self, printer: Any) -> str:
         A_f, A_b, kappa, RT = (printer._print(a) for a in self.args)
         d = f"(({A_f}) - ({A_b}))/({RT})"
@@ -146,6 +176,17 @@ class _conductance_slope(sp.Function):  # noqa: N801
         phi = (f"((0.5 + {d}/3.0 + {d}**2/8.0) if abs({d}) < {_SMALL} "
                f"else ({d}*math.exp({d}) - math.expm1({d}))/{d}**2)")
         return f"(({kappa})/({RT})**2*math.exp(({A_b})/({RT}))*{phi})"
+
+
+def _real_values(args: tuple[Any, ...], prec: int) -> list[Any] | None:
+    """The arguments as mpmath reals, or ``None`` when one is symbolic or not real."""
+    out = []
+    for a in args:
+        v = a.evalf(prec_to_dps(prec) + 5)
+        if not (v.is_Number and v.is_extended_real and v.is_finite):
+            return None
+        out.append(mpmath.mpf(v._to_mpmath(prec + 20)))
+    return out
 
 
 def affinities(bg: BondGraph) -> dict[str, tuple[Any, Any]]:
