@@ -229,3 +229,42 @@ def test_model_file_simulates_from_the_command_line(tmp_path):
     assert np.ptp(mu) < 1e-3 * RT  # 20 s: at equilibrium to this tolerance
     H = np.array([float(r["H"]) for r in rows])
     assert np.all(np.diff(H) <= 1e-9)
+
+
+def test_library_components_give_the_bond_graph_model():
+    """Species, Stoichiometry and Reaction joined in a network: 2A ⇌ B and the cycle
+    have the bond graph's dynamics and energy."""
+    from porthamiltonian import network
+    from porthamiltonian.library import chemical as Ch
+
+    net = network.Network("2A=B")
+    net.add("A", Ch.Species(mu0=0.0, RT=RT))
+    net.add("B", Ch.Species(K=np.exp(-2000.0 / RT), RT=RT))  # BondGraphTools' K
+    net.add("s", Ch.Stoichiometry(nu=2))
+    net.add("r", Ch.Reaction(kappa=1.0, RT=RT))
+    net.connect("A.p", "s.a")
+    net.connect("s.b", "r.f")
+    net.connect("r.b", "B.p")
+    sys = net.system()
+    ref = to_phs(two_a_b(product_side=False))
+    rng = np.random.default_rng(5)
+    for _ in range(4):
+        x = rng.uniform(0.05, 2.0, size=2)
+        np.testing.assert_allclose(sys.rhs(x), ref.rhs(x), rtol=1e-12)
+        assert sys.energy(x) == pytest.approx(ref.energy(x), rel=1e-12)
+
+    net = network.Network("cycle")
+    for s, mu0 in zip("ABC", (0.0, -1000.0, 500.0), strict=True):
+        net.add(s, Ch.Species(mu0=mu0, RT=RT))
+    for k, kappa in zip((1, 2, 3), (1.0, 0.5, 0.2), strict=True):
+        net.add(f"r{k}", Ch.Reaction(kappa=kappa, RT=RT))  # A → B, B → C, C → A
+    for ports in (["A.p", "r1.f", "r3.b"], ["B.p", "r1.b", "r2.f"], ["C.p", "r2.b", "r3.f"]):
+        net.junction("0", *ports)
+    sys = net.system()
+    ref = to_phs(cycle())
+    x = np.array([0.3, 1.1, 0.7])
+    np.testing.assert_allclose(sys.rhs(x), ref.rhs(x), rtol=1e-12)
+    with pytest.raises(ModelError, match="exactly one of mu0"):
+        Ch.Species(RT=RT)
+    with pytest.raises(ModelError, match="kappa must be positive"):
+        Ch.Reaction(kappa=0.0, RT=RT)

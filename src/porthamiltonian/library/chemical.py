@@ -35,6 +35,17 @@ to a coolant) and returns ``T``.
 Feed and outflow are convective (not power) ports and are not modelled: this is the
 stirred tank operated in batch, the setting in which the cited paper states the
 thermodynamic properties checked here.
+
+Reaction networks from parts
+----------------------------
+:class:`Species`, :class:`Reaction` and :class:`Stoichiometry` are the Ce, Re and TF
+elements of a chemical bond graph (docs/bondgraphs-chemical.md) as network components,
+so a reaction network is drawn in a ``network:`` section like a circuit: a species'
+port joins the reactions that use it at a 0-junction (one potential, the molar flows
+sum), a complex of several species is a 1-junction (one reaction flux, the affinities
+sum), and a coefficient ν is a :class:`Stoichiometry` between the species and the
+complex.  Isothermal: the Hamiltonian is the Gibbs energy, the resistive structure the
+reactions' log-mean conductances (:mod:`porthamiltonian.bondgraph.reactions`).
 """
 
 from __future__ import annotations
@@ -43,11 +54,101 @@ from typing import Any
 
 import sympy as sp
 
+from ..bondgraph.reactions import reaction_conductance
+from ..errors import ModelError
 from ..network.component import Component, Context, Law
 from ..network.ports import Port
+from ..thermo.reactions.laws import gibbs_energy_sym
 from . import _elements as el
 
-__all__ = ["CSTR"]
+__all__ = ["CSTR", "Species", "Reaction", "Stoichiometry"]
+
+CH = "chemical"
+
+
+class Species(Component):
+    r"""An ideal species in a well-mixed volume: the Ce element.
+
+    State ``n`` (amount, mol), energy (J) and effort, the chemical potential (J/mol)
+
+    .. math::  H = n\Big(\mu^\circ + RT\big(\ln\tfrac{n}{V c^\circ} - 1\big)\Big),
+        \qquad \mu = \mu^\circ + RT\ln\tfrac{n}{V c^\circ}
+
+    (:func:`porthamiltonian.thermo.reactions.laws.gibbs_energy_sym`).  Give ``mu0``
+    (J/mol) or BondGraphTools' ``K`` (:math:`\mu = RT\ln(K n)`, i.e.
+    :math:`\mu^\circ = RT\ln(K V c^\circ)`), and ``RT`` (J/mol); ``V`` (m³) and
+    ``c0`` (mol/m³) default to 1.  Port ``p`` (chemical) receives the molar flow into
+    the volume (mol/s) and returns μ.  Defined for ``n > 0``.
+    """
+
+    nonlinear = True
+
+    def __init__(self, mu0: Any = None, K: Any = None, RT: Any = None, V: Any = 1.0,
+                 c0: Any = 1.0) -> None:
+        if (mu0 is None) == (K is None):
+            raise ModelError("Species: give exactly one of mu0 (standard chemical "
+                             "potential, J/mol) or K (mu = RT ln(K n))")
+        for key, v in (("K", K), ("RT", RT), ("V", V), ("c0", c0)):
+            el.positive(key, v, "Species")
+        given = {"mu0": mu0} if K is None else {"K": K}
+        super().__init__([Port("p", CH, "flow")], RT=RT, V=V, c0=c0, **given)
+
+    def law(self, c: Context) -> Law:
+        n = c.x("n")
+        mu0 = c.mu0 if "mu0" in self.parameters else c.RT * sp.log(c.K * c.V * c.c0)
+        H = gibbs_energy_sym([n], [mu0], c.RT, c.V, c.c0)
+        return Law(["n"], ["p"], G=[[1]], hamiltonian=H, storages={"n": ("C", CH)})
+
+
+class Reaction(Component):
+    r"""A mass-action reaction: the Re element, a resistive two-port.
+
+    Port ``f`` (in) receives the forward affinity :math:`A^f` (J/mol) from the
+    reactants, port ``b`` (out) the backward affinity :math:`A^b` from the products;
+    the flux (mol/s)
+
+    .. math::  v = \kappa\big(e^{A^f/RT} - e^{A^b/RT}\big) = \gamma\,(A^f - A^b),
+        \qquad y = \gamma\begin{bmatrix}1 & -1\\ -1 & 1\end{bmatrix}
+        \begin{bmatrix}A^f\\ A^b\end{bmatrix}
+
+    leaves the reactants through ``f`` and reaches the products through ``b``
+    (Gawthrop & Crampin, Proc. R. Soc. A 470:20140459, 2014), dissipating
+    :math:`v(A^f - A^b) \ge 0` (W); :math:`\gamma \ge 0` is the log-mean conductance
+    (:class:`~porthamiltonian.bondgraph.reactions.reaction_conductance`).  ``kappa``
+    in mol/s, ``RT`` in J/mol.  A single reactant joins ``f`` directly; several, or a
+    coefficient, through a 1-junction and :class:`Stoichiometry`.
+    """
+
+    nonlinear = True
+
+    def __init__(self, kappa: Any = None, RT: Any = None) -> None:
+        for key, v in (("kappa", kappa), ("RT", RT)):
+            el.positive(key, v, "Reaction")
+        super().__init__([Port("f", CH, "effort", "in"), Port("b", CH, "effort", "out")],
+                         kappa=kappa, RT=RT)
+
+    def law(self, c: Context) -> Law:
+        g = reaction_conductance(c.effort("f"), c.effort("b"), c.kappa, c.RT)
+        return Law([], ["f", "b"], S=[[g, -g], [-g, g]])
+
+
+class Stoichiometry(el.Transformer):
+    r"""A stoichiometric coefficient ``nu``: the transformer between a species (port
+    ``a``, in) and a complex (port ``b``, out) with :math:`e_b = \nu\,e_a` (the
+    complex's affinity gets :math:`\nu\mu`) and :math:`f_a = \nu f_b` (ν moles of
+    the species per mole of reaction) — a TF of ratio :math:`1/\nu` in the convention
+    :math:`e_a = m\,e_b`, :math:`f_b = m\,f_a` of :class:`~._elements.Transformer`.
+    """
+
+    domains = (CH, CH)
+    key = "nu"
+
+    def __init__(self, nu: Any = None) -> None:
+        el.positive("nu", nu, "Stoichiometry")
+        super().__init__(nu)
+
+    def ratio(self, c: Context) -> Any:
+        return 1 / c.nu
 
 
 class CSTR(Component):
