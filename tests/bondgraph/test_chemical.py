@@ -268,3 +268,22 @@ def test_library_components_give_the_bond_graph_model():
         Ch.Species(RT=RT)
     with pytest.raises(ModelError, match="kappa must be positive"):
         Ch.Reaction(kappa=0.0, RT=RT)
+
+
+def test_model_file_errors_are_listed_at_load_time(tmp_path):
+    from porthamiltonian.io import load_model
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: bad\nparameters: {RT: 2478.957}\nbondgraph:\n  elements:\n"
+        "    - {name: A, type: Ce, RT: RT}\n"
+        "    - {name: B, type: Ce, mu0: 0, K: 1, RT: RT}\n"
+        "    - {name: r, type: Re, RT: RT}\n"
+        "  bonds: [[r, A], [r, B]]\n")
+    with pytest.raises(ModelError) as err:
+        load_model(bad)
+    problems = err.value.problems
+    assert len(problems) == 3
+    assert "bad.yaml:5" in problems[0] and "neither 'mu0' nor 'K'" in problems[0]
+    assert "bad.yaml:6" in problems[1] and "both 'mu0' and 'K'" in problems[1]
+    assert "bad.yaml:7" in problems[2] and "missing key 'kappa'" in problems[2]
