@@ -287,3 +287,46 @@ def test_model_file_errors_are_listed_at_load_time(tmp_path):
     assert "bad.yaml:5" in problems[0] and "neither 'mu0' nor 'K'" in problems[0]
     assert "bad.yaml:6" in problems[1] and "both 'mu0' and 'K'" in problems[1]
     assert "bad.yaml:7" in problems[2] and "missing key 'kappa'" in problems[2]
+
+
+def test_affinities_must_be_functions_of_the_species():
+    """A chemostat (an Se) wired to an Re, two Re with no species between them."""
+    fixed = BondGraph("se", parameters={"RT": RT})
+    fixed.add("X", "Se")
+    fixed.add("B", "Ce", mu0=0, RT="RT")
+    fixed.add("jB", "0")
+    fixed.add("r", "Re", kappa=1, RT="RT")
+    for a, b in [("X", "r"), ("r", "jB"), ("jB", "B")]:
+        fixed.connect(a, b)
+    with pytest.raises(ModelError, match="'r' \\(Re\\).*depends on the source 'X'"):
+        to_phs(fixed)
+    series = BondGraph("series", parameters={"RT": RT})
+    series.add("A", "Ce", mu0=0, RT="RT")
+    series.add("B", "Ce", mu0=0, RT="RT")
+    series.add("jA", "0")
+    series.add("jB", "0")
+    series.add("r1", "Re", kappa=1, RT="RT")
+    series.add("r2", "Re", kappa=1, RT="RT")
+    for a, b in [("jA", "A"), ("jB", "B"), ("jA", "r1"), ("r1", "r2"), ("r2", "jB")]:
+        series.connect(a, b)
+    with pytest.raises(ModelError, match="depends on a reaction flux; put a species"):
+        to_phs(series)
+
+
+def test_a_reaction_network_as_a_sub_graph():
+    outer = BondGraph("cell", parameters={"RT": RT})
+    inner = a_b()
+    inner.expose("a", "jA")
+    outer.include("m", inner)
+    outer.add("C", "Ce", mu0=200.0, RT="RT")
+    outer.add("jC", "0")
+    outer.add("r", "Re", kappa=2.0, RT="RT")
+    for a, b in [("jC", "C"), ("jC", "r"), ("r", "m.a")]:
+        outer.connect(a, b)
+    sys = to_phs(outer)
+    assert sys.states == ("m.A", "m.B", "C")
+    x = np.array([0.5, 0.7, 0.9])
+    mu = np.array([0.0, -1500.0, 200.0]) + RT * np.log(x)
+    v_ab = mass_action_flux(mu[0], mu[1], 1.0, RT)
+    v_ca = mass_action_flux(mu[2], mu[0], 2.0, RT)
+    np.testing.assert_allclose(sys.rhs(x), [v_ca - v_ab, v_ab, -v_ca], rtol=1e-12)
