@@ -191,3 +191,65 @@ def test_irreversible_reactions_have_no_phs_form() -> None:
     net = ReactionNetwork(None, ["E + S <=> C", "C -> E + P"])
     with pytest.raises(ModelError, match="r2 are irreversible"):
         net.to_phs()
+
+
+# ----------------------------------------------------------------------------- model files
+CYCLE = """\
+name: cycle
+reactions:
+  RT: 2.5 kJ/mol
+  species:
+    A: {mu0: 0}
+    B: {mu0: -2 kJ/mol}
+  reactions:
+    r1: {equation: "A <=> B", kappa: 1.0}
+simulate:
+  t_end: 60
+  initial: {A: 1.0, B: 0.1}
+"""
+
+
+def test_model_file_section_builds_and_simulates(tmp_path) -> None:
+    from porthamiltonian.io.build import build_system
+    from porthamiltonian.io.model import load_model
+    from porthamiltonian.io.simulation import simulate_model
+
+    model = load_model(CYCLE)
+    system = build_system(model)
+    assert list(system.states) == ["A", "B"]
+    res = simulate_model(model, system)
+    assert res.x[-1][1] / res.x[-1][0] == pytest.approx(np.exp(2e3 / RT), rel=1e-8)
+
+
+@pytest.mark.parametrize("edit, line, words", [
+    ('r1: {equation: "A <=> B", kappa: 1.0}', 'r1: {equation: "A <=> B +", kappa: 1.0}',
+     (8, "'+' without a term")),
+    ("B: {mu0: -2 kJ/mol}", "B: {mu0: -2 kJ/mol, n: 1}", (6, "unknown key 'n'")),
+    ('r1: {equation: "A <=> B", kappa: 1.0}', 'r1: {equation: "A <=> Q", kappa: 1.0}',
+     (2, "Q, not among the species")),
+])
+def test_model_file_errors_name_the_line(edit: str, line: str,
+                                         words: tuple[int, str]) -> None:
+    from porthamiltonian.io.model import load_model
+
+    with pytest.raises(ModelError) as err:
+        load_model(CYCLE.replace(edit, line))
+    where, what = words
+    assert any(p.startswith(f"<string>:{where}: ") and what in p for p in err.value.problems), \
+        err.value.problems
+
+
+def test_model_file_refuses_an_inconsistent_cycle() -> None:
+    from porthamiltonian.io.model import load_model
+
+    text = """\
+name: bad
+reactions:
+  species: [A, B, C]
+  reactions:
+    a: {equation: "A <=> B", k_forward: 1, k_backward: 2}
+    b: {equation: "B <=> C", k_forward: 1, k_backward: 1}
+    c: {equation: "C <=> A", k_forward: 1, k_backward: 1}
+"""
+    with pytest.raises(ModelError, match=r"<string>:2: .*Wegscheider.*a \(A <=> B\)"):
+        load_model(text)

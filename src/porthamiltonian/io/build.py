@@ -128,3 +128,11 @@ def _distributed(model: Any) -> System:
     from .distributed_build import build_domain_model
 
     return build_domain_model(model).system
+
+
+@register("reactions")
+def _reactions(model: Any) -> Any:
+    from .reactions_section import build_reactions
+
+    with _located(model, "reactions: "):
+        return build_reactions(model)

@@ -32,6 +32,7 @@ from .mechanism_section import check_mechanism
 from .network_section import check_network
 from .parameters import check_parameters
 from .phs_section import check_phs
+from .reactions_section import check_reactions
 from .schema import Checker, KeyPath, Section, SectionValidator
 from .simulate_section import check_simulate
 from .yamlmarks import read_document
@@ -43,7 +44,8 @@ __all__ = ["Model", "SECTIONS", "load_model", "load_dict", "validate_model", "re
 SECTIONS: dict[str, SectionValidator] = {"bondgraph": check_bondgraph, "phs": check_phs,
                                          "network": check_network,
                                          "mechanism": check_mechanism,
-                                         "distributed": check_distributed}
+                                         "distributed": check_distributed,
+                                         "reactions": check_reactions}
 
 _TOP_KEYS = ("name", "description", "parameters", "simulate")
 _BARE_PHS_KEYS = ("states", "J", "R", "hamiltonian", "Q")
