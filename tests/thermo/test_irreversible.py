@@ -65,3 +65,36 @@ def test_generic_discrete_gradient_on_the_ir_conserves_energy():
     U = m.energy(res.x)
     assert np.max(np.abs(U - U[0])) <= 1e-12 * U[0]
     assert m.total_entropy(res.x)[-1] > m.total_entropy(res.x)[0]
+
+
+def test_cstr_steady_states_are_the_roots_of_the_balances_and_there_are_three():
+    from scipy.optimize import fsolve
+
+    from porthamiltonian.thermo.cstr import SEBORG, cstr, cstr_balances, cstr_state
+
+    p = SEBORG
+    roots: list[tuple[float, float]] = []
+    for T0 in np.linspace(300.0, 420.0, 25):
+        z, _, ier, _ = fsolve(lambda z: cstr_balances(z[0], z[1], p) / [1.0, 100.0],
+                              [500.0, T0], full_output=True, xtol=1e-13)
+        if ier == 1 and not any(abs(z[1] - r[1]) < 1e-4 for r in roots):
+            roots.append((float(z[0]), float(z[1])))
+    roots.sort(key=lambda r: r[1])
+    assert len(roots) == 3                                   # multiplicity
+    assert roots[1][0] == pytest.approx(500.0, rel=1e-3)     # the unstable 0.5 mol/L, 350 K
+    assert roots[1][1] == pytest.approx(350.0, abs=0.01)
+    m = cstr(**p)
+    u = np.array([p["q"], p["T_c"]])
+    W = p["c_in"]["W"]
+    for cA, T in roots:                      # each root is a steady state of the pH model
+        x = cstr_state(m, {"A": cA, "B": 1000.0 - cA, "W": W}, T, p["V"], p["species"])
+        scale = np.abs(x) + 1.0
+        z = fsolve(lambda y, s=scale: m._rhs(y * s, m.grad(y * s), u) / s, x / scale,
+                   xtol=1e-13) * scale
+        assert m.grad(z)[-1] == pytest.approx(T, rel=1e-9)
+        assert z[0] / p["V"] == pytest.approx(cA, rel=1e-7)
+    # started cold, the reactor settles at the low stable state
+    x0 = cstr_state(m, {"A": 999.0, "B": 1.0, "W": W}, 300.0, p["V"], p["species"])
+    run = m.simulate((0.0, 2000.0), x0, dt=4.0, u=u)
+    assert m.grad(run.x[-1])[-1] == pytest.approx(roots[0][1], rel=1e-6)
+    assert run.x[-1, 0] / p["V"] == pytest.approx(roots[0][0], rel=1e-5)

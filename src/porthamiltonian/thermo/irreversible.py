@@ -173,28 +173,41 @@ class IrreversiblePHS:
         for k in range(steps):
             tm = t0 + (k + 0.5) * h
             uk = np.atleast_1d(np.asarray(u(tm), dtype=float)) if callable(u) else const
-            x = self._step(x, h, uk, s, w, tol, max_iter, tm)
+            x = self._substeps(x, h, uk, s, w, tol, max_iter, tm, 0)
             ts.append(t0 + (k + 1) * h)
             xs.append(x.copy())
         X = np.array(xs)
         return IrreversibleRun(np.array(ts), X, self.energy(X), self.total_entropy(X), names)
 
 
+    def _substeps(self, x: np.ndarray, h: float, uk: np.ndarray, s: np.ndarray,
+                  w: np.ndarray, tol: float, max_iter: int, tm: float,
+                  depth: int) -> np.ndarray:
+        """A step, or two half steps (recursively, up to 2⁶) when Newton fails; every
+        sub-step keeps the discrete energy and entropy properties."""
+        try:
+            return self._step(x, h, uk, s, w, tol, max_iter, tm)
+        except SimulationError:
+            if depth >= 6:
+                raise
+            y = self._substeps(x, h / 2, uk, s, w, tol, max_iter, tm, depth + 1)
+            return self._substeps(y, h / 2, uk, s, w, tol, max_iter, tm, depth + 1)
+
     def _step(self, x: np.ndarray, h: float, uk: np.ndarray, s: np.ndarray, w: np.ndarray,
               tol: float, max_iter: int, tm: float) -> np.ndarray:
         """One step: simplified Newton on the step equation, the Jacobian of the
-        continuous field at the midpoint of an explicit guess (finite differences)."""
-        y = x + h * self._rhs(x, self.grad(x), uk)
+        continuous field at x (finite differences), started from x."""
+        y = x.copy()
 
         def F(z: np.ndarray) -> np.ndarray:
             return z - x - h * self._rhs(0.5 * (x + z), self._dgrad(x, z, s, w), uk)
 
         A = np.eye(len(x)) - 0.5 * h * _jac(lambda z: self._rhs(z, self.grad(z), uk),
-                                            0.5 * (x + y))
+                                            x)
         for _ in range(max_iter):
             dy = np.linalg.solve(A, F(y))
             y = y - dy
-            if not np.all(np.isfinite(y)):
+            if not np.all(np.isfinite(y)) or not np.all(np.isfinite(F(y))):
                 raise SimulationError(f"the state became non-finite at t = {tm:g} s; "
                                       "use a smaller dt")
             if np.max(np.abs(dy) / (np.abs(y) + 1.0)) < tol:
