@@ -128,6 +128,46 @@ def symbolic_phs(net: ReactionNetwork, name: str = "reactions") -> PHS:
 
 
 # ---------------------------------------------------------------------- numeric
+class _Gram:
+    r""":math:`A\,\mathrm{diag}(g)\,B^T` for fixed sparse :math:`A`, :math:`B` and any
+    :math:`g`: its entries are a fixed sparse matrix times :math:`g` (the pairs of
+    species a reaction couples), so one evaluation is one sparse product of the size of
+    the result — no sparse matrix–matrix product per call."""
+
+    def __init__(self, A: Any, B: Any, dense: bool) -> None:
+        A, B = sps.csc_array(A), sps.csc_array(B)
+        self.shape = (A.shape[0], B.shape[0])
+        rows, cols, reacts, vals = [], [], [], []
+        for r in range(A.shape[1]):
+            ia = A.indices[A.indptr[r]:A.indptr[r + 1]]
+            va = A.data[A.indptr[r]:A.indptr[r + 1]]
+            ib = B.indices[B.indptr[r]:B.indptr[r + 1]]
+            vb = B.data[B.indptr[r]:B.indptr[r + 1]]
+            rows.append(np.repeat(ia, ib.size))
+            cols.append(np.tile(ib, ia.size))
+            vals.append(np.outer(va, vb).ravel())
+            reacts.append(np.full(ia.size * ib.size, r))
+        cat = (lambda parts, dt: np.concatenate(parts).astype(dt) if parts  # noqa: E731
+               else np.zeros(0, dtype=dt))
+        i, j, v = cat(rows, np.int64), cat(cols, np.int64), cat(vals, float)
+        flat, inv = np.unique(i * self.shape[1] + j, return_inverse=True)
+        self.M = sps.csr_array((v, (inv.ravel(), cat(reacts, np.int64))),
+                               shape=(flat.size, A.shape[1]))
+        self.dense = dense
+        self.flat = flat
+        self.indices = (flat % self.shape[1]).astype(np.int32)
+        self.indptr = np.searchsorted(flat // self.shape[1],
+                                      np.arange(self.shape[0] + 1)).astype(np.int32)
+
+    def __call__(self, g: np.ndarray) -> Any:
+        data = self.M @ g
+        if self.dense:
+            out = np.zeros(self.shape[0] * self.shape[1])
+            out[self.flat] = data
+            return out.reshape(self.shape)
+        return sps.csr_array((data, self.indices, self.indptr), shape=self.shape)
+
+
 class _Reactions:
     """Sparse NumPy evaluation of potentials, fluxes and the coefficients γ."""
 
@@ -182,31 +222,25 @@ class _ReactionNumeric(NumericPHS):
         else:
             self._const = {"J": sps.csr_array((n, n)), "G": G, "M": sps.csr_array((m, m))}
         dense = n + m <= DENSE_UP_TO
-        self._dense = dense
-        Ns = ev.Ns.toarray() if dense else ev.Ns
-        Nc = ev.Nc.toarray() if dense else ev.Nc
-        zero_f = np.zeros((n, nf)) if dense else sps.csr_array((n, nf))
-        zero_ff = np.zeros((nf, nf)) if dense else sps.csr_array((nf, nf))
+        # port rows of the dissipative coupling: chemostats (N_c), then flow sources (0)
+        B = sps.vstack([ev.Nc, sps.csr_array((nf, ev.Ns.shape[1]))]).tocsr()
+        grams = {"R": _Gram(ev.Ns, ev.Ns, dense)}
+        if m:
+            grams.update(P=_Gram(ev.Ns, B, dense), S=_Gram(B, B, dense))
+        else:
+            zeros = np.zeros if dense else sps.csr_array
+            self._const.update(P=zeros((n, 0)), S=zeros((0, 0)))
         self._key: bytes | None = None
-        self._cache: dict[str, Any] = {}
+        self._gamma = np.zeros(ev.Ns.shape[1])
 
-        def structure(x: np.ndarray) -> dict[str, Any]:
-            key = np.asarray(x, dtype=float).tobytes()
+        def gamma(x: np.ndarray) -> np.ndarray:
+            key = x.tobytes()
             if key != self._key:
-                g = ev.gamma(np.asarray(x, dtype=float))
-                NsG = Ns * g
-                R = NsG @ Ns.T
-                if dense:
-                    P = np.hstack([NsG @ Nc.T, zero_f])
-                    S = np.block([[(Nc * g) @ Nc.T, np.zeros((nc, nf))],
-                                  [np.zeros((nf, nc)), zero_ff]])
-                else:
-                    P = sps.hstack([NsG @ Nc.T, zero_f]).tocsr()
-                    S = sps.block_diag([(Nc * g) @ Nc.T, zero_ff]).tocsr()
-                self._key, self._cache = key, {"R": R, "P": P, "S": S}
-            return self._cache
+                self._key, self._gamma = key, ev.gamma(x)
+            return self._gamma
 
-        self._mats = {k: (lambda x, k=k: structure(x)[k]) for k in ("R", "P", "S")}
+        self._mats = {k: (lambda x, g=g: g(gamma(np.asarray(x, dtype=float))))
+                      for k, g in grams.items()}
         self._H = lambda x: float(np.sum(x * ev.mu(x))) - (
             0.0 if ev.mole_fraction else ev.RT * float(np.sum(x)))
         self._grad = ev.mu
