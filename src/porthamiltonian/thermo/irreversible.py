@@ -139,12 +139,14 @@ class IrreversiblePHS:
 
     def _rhs(self, xm: np.ndarray, g: np.ndarray, u: np.ndarray) -> np.ndarray:
         n = len(xm)
-        sig = np.asarray(self.entropy)
-        J0 = np.asarray(self.J0, dtype=float)
+        if "arrays" not in self._fn:
+            self._fn["arrays"] = (np.asarray(self.entropy, dtype=float),  # type: ignore[assignment]
+                                  np.asarray(self.J0, dtype=float),
+                                  [np.asarray(c.J, dtype=float) for c in self.couplings])
+        sig, J0, Js = self._fn["arrays"]  # type: ignore[misc]
         out = J0 @ g
         gam = np.asarray(self._f("gammas")(*xm), dtype=float).ravel()
-        for gk, c in zip(gam, self.couplings, strict=False):
-            Jk = np.asarray(c.J, dtype=float)
+        for gk, Jk in zip(gam, Js, strict=False):
             v = Jk @ g
             out = out + gk * (sig @ v) * v
         out = out - np.asarray(self._f("R")(*xm), dtype=float).reshape(n, n) @ g
@@ -204,14 +206,17 @@ class IrreversiblePHS:
 
         A = np.eye(len(x)) - 0.5 * h * _jac(lambda z: self._rhs(z, self.grad(z), uk),
                                             x)
+        prev = np.inf
         for _ in range(max_iter):
             dy = np.linalg.solve(A, F(y))
             y = y - dy
             if not np.all(np.isfinite(y)) or not np.all(np.isfinite(F(y))):
                 raise SimulationError(f"the state became non-finite at t = {tm:g} s; "
                                       "use a smaller dt")
-            if np.max(np.abs(dy) / (np.abs(y) + 1.0)) < tol:
+            err = float(np.max(np.abs(dy) / (np.abs(y) + 1.0)))
+            if err < tol or (err < 1e-11 and err > 0.5 * prev):   # converged or at round-off
                 return y
+            prev = err
         if np.max(np.abs(F(y)) / (np.abs(y) + 1.0)) > 1e-10:
             raise SimulationError(f"Newton did not converge at t = {tm:g} s from x = {x}; "
                                   "use a smaller dt")
