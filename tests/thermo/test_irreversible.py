@@ -89,10 +89,19 @@ def test_cstr_steady_states_are_the_roots_of_the_balances_and_there_are_three():
     for cA, T in roots:                      # each root is a steady state of the pH model
         x = cstr_state(m, {"A": cA, "B": 1000.0 - cA, "W": W}, T, p["V"], p["species"])
         scale = np.abs(x) + 1.0
-        z = fsolve(lambda y, s=scale: m._rhs(y * s, m.grad(y * s), u) / s, x / scale,
+        z = fsolve(lambda y, s=scale: m.rhs(y * s, u) / s, x / scale,
                    xtol=1e-13) * scale
         assert m.grad(z)[-1] == pytest.approx(T, rel=1e-9)
         assert z[0] / p["V"] == pytest.approx(cA, rel=1e-7)
+        # linearization: the textbook's two eigenvalues plus −q/V twice (total amount, B+W)
+        f = lambda y: cstr_balances(y[0], y[1], p) / [p["V"], p["rho_cp"] * p["V"]]  # noqa: E731
+        e = np.diag([1e-3, 1e-4])
+        Jt = np.array([(f(np.array([cA, T]) + d) - f(np.array([cA, T]) - d)) / (2 * d.max())
+                       for d in e]).T
+        Jm = np.array([(m.rhs(z + d, u) - m.rhs(z - d, u)) / (2 * d.max())
+                       for d in np.diag(1e-6 * (np.abs(z) + 1.0))]).T
+        expected = np.sort_complex(np.r_[np.linalg.eigvals(Jt), -p["q"] / p["V"] * np.ones(2)])
+        assert np.sort_complex(np.linalg.eigvals(Jm)) == pytest.approx(expected, abs=1e-6)
     # started cold, the reactor settles at the low stable state
     x0 = cstr_state(m, {"A": 999.0, "B": 1.0, "W": W}, 300.0, p["V"], p["species"])
     run = m.simulate((0.0, 2000.0), x0, dt=4.0, u=u)

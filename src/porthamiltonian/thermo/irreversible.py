@@ -130,6 +130,12 @@ class IrreversiblePHS:
         """:math:`\\nabla U` at ``x`` (temperatures, pressures, potentials …)."""
         return np.asarray(self._f("grad")(*x), dtype=float).ravel()
 
+    def rhs(self, x: Any, u: Any = None) -> np.ndarray:
+        r"""The vector field :math:`\dot x` at ``x`` with input ``u`` (zero if None)."""
+        x = np.asarray(x, dtype=float)
+        uk = np.zeros(self.G.shape[1]) if u is None else np.atleast_1d(np.asarray(u, float))
+        return self._rhs(x, self.grad(x), uk)
+
     def _dgrad(self, x0: np.ndarray, x1: np.ndarray, s: np.ndarray,
                w: np.ndarray) -> np.ndarray:
         X = x0[None, :] + s[:, None] * (x1 - x0)[None, :]
@@ -214,7 +220,7 @@ class IrreversiblePHS:
                 raise SimulationError(f"the state became non-finite at t = {tm:g} s; "
                                       "use a smaller dt")
             err = float(np.max(np.abs(dy) / (np.abs(y) + 1.0)))
-            if err < tol or (err < 1e-11 and err > 0.5 * prev):   # converged or at round-off
+            if err < tol or (err < 1e-13 and err > 0.5 * prev):   # converged or at round-off
                 return y
             prev = err
         if np.max(np.abs(F(y)) / (np.abs(y) + 1.0)) > 1e-10:
