@@ -132,3 +132,46 @@ def test_entropy_heat_equation_insulated_rod_and_entropy_port():
     run = m.simulate((0.0, 200.0), np.zeros(n), dt=20.0, u=[fS, 0.0])
     assert np.all(np.diff(run.S) >= 20.0 * fS * (1.0 - 1e-12))
     assert np.all(np.diff(run.U) > 0.0)
+
+
+def test_cstr_with_two_reactions_first_law_and_entropy_production():
+    """A → B → C: dU/dt is the enthalpy carried in minus out plus the jacket's heat, and
+    the entropy produced inside is Σ r_j A_j / T ≥ 0, at random states."""
+    from porthamiltonian.thermo.cstr import Reaction, cstr, cstr_state
+
+    R = 8.314462618
+    sp_ = ["A", "B", "C", "W"]
+    rx = [Reaction({"A": -1, "B": 1}, 1.0e6, 6.0e4), Reaction({"B": -1, "C": 1}, 5.0e5, 6.5e4)]
+    par = {"V": 0.1, "v_m": 1.8e-5, "rho_cp": 2.39e5, "u": {"A": 4e4, "B": 1e4, "C": 0.0},
+           "s": {"B": 50.0, "C": 100.0}, "c_in": {"A": 1000.0, "W": 1 / 1.8e-5 - 1000.0},
+           "T_in": 340.0, "UA": 800.0}
+    m = cstr(sp_, rx, **par)
+    c = par["rho_cp"] * par["v_m"]
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        conc = {"A": rng.uniform(50, 900), "B": rng.uniform(10, 500), "C": rng.uniform(10, 500),
+                "W": par["c_in"]["W"]}
+        T = rng.uniform(300, 380)
+        x = cstr_state(m, conc, T, par["V"], sp_)
+        q, Tc = rng.uniform(1e-4, 3e-3), rng.uniform(280, 320)
+        grad = m.grad(x)
+        assert grad[-1] == pytest.approx(T, rel=1e-12)
+        h = np.array([par["u"].get(n, 0.0) + c * T for n in sp_])
+        h_in = np.array([par["u"].get(n, 0.0) + c * par["T_in"] for n in sp_])
+        cin = np.array([par["c_in"].get(n, 0.0) for n in sp_])
+        cv = x[:-1] / par["V"]
+        dU = grad @ m.rhs(x, [q, Tc])
+        expected = q * (cin @ h_in - cv @ h) + par["UA"] * (Tc - T)
+        assert dU == pytest.approx(expected, rel=1e-10, abs=1e-9 * abs(q * cin @ h_in))
+        # internal production: closed system (q = 0) with the jacket at T (no exchange)
+        dS = m.rhs(x, [0.0, T])[-1]
+        mu = grad[:-1]
+        prod = 0.0
+        for r in rx:
+            nu = np.array([r.nu.get(n, 0) for n in sp_])
+            A = -nu @ mu
+            reac = np.prod([cv[i] ** -nu[i] for i in range(4) if nu[i] < 0])
+            rate = par["V"] * r.k0 * np.exp(-r.Ea / (R * T)) * reac * (1 - np.exp(-A / (R * T)))
+            prod += rate * A / T
+        assert dS == pytest.approx(prod, rel=1e-9)
+        assert prod >= 0.0

@@ -130,10 +130,12 @@ def cstr_state(model: IrreversiblePHS, c: Mapping[str, float], T: float, V: floa
 
 
 def _heat_capacity(model: IrreversiblePHS, N: np.ndarray) -> float:
-    # T = T_ref e^{(S - ...)/C}: C = 1 / (d ln T / dS), exact for this family
+    # T = T_ref e^{(S - ...)/C}: C = ΔS / ln(T(ΔS)/T(0)), exact for this family; ΔS of the
+    # order of C keeps the logarithm well away from round-off
+    dS = max(1.0, float(np.sum(N)))
     T0 = float(model.grad(np.append(N, 0.0))[-1])
-    T1 = float(model.grad(np.append(N, 1.0))[-1])
-    return 1.0 / np.log(T1 / T0)
+    T1 = float(model.grad(np.append(N, dS))[-1])
+    return dS / np.log(T1 / T0)
 
 
 def cstr_balances(cA: float, T: float, p: Mapping[str, Any]) -> np.ndarray:
