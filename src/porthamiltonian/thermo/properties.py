@@ -221,10 +221,10 @@ def maxwell_residuals(model: PropertyModel) -> dict[str, sp.Expr]:
 
 
 def hessian_SV(model: PropertyModel) -> sp.Matrix:
-    r"""Hessian of U in :math:`(S, V)` at fixed N: intrinsic stability asks for it to be
-    positive definite (gas) — :math:`\partial_S^2 U = T/C_V > 0` and
-    :math:`\det = T p/(C_V V)\,` … > 0 (Callen §8.1).  For a liquid only
-    :math:`\partial_S^2 U > 0` applies."""
+    r"""Hessian of U in :math:`(S, V)` at fixed N.  Intrinsic stability asks for it to be
+    positive definite (Callen §8.1); for the ideal gas :math:`U_{SS} = T/C_V > 0` and
+    :math:`\det = Tp/(C_V V) = RT^2/(c_v V^2) > 0` (:math:`C_V = Nc_v`).  For a liquid
+    only :math:`U_{SS} > 0` applies (U does not depend on V)."""
     m = model
     return sp.hessian(m.U, (m.S, m.V))
 
