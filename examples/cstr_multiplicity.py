@@ -75,7 +75,7 @@ def main() -> None:
 
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, ax = plt.subplots(1, 2, figsize=(11, 4.6), layout="constrained")
     ax[0].plot(T, gen / 1e3, label="generated")
     ax[0].plot(T, rem / 1e3, label="removed")
     for r in roots:
@@ -90,7 +90,8 @@ def main() -> None:
     ax[1].set_xlabel("time (s)")
     ax[1].set_ylabel("reactor temperature (K)")
     ax[1].legend()
-    fig.tight_layout()
+    fig.suptitle("Non-isothermal CSTR: three steady states where heat generated = heat "
+                 "removed; runs settle on a stable one")
     fig.savefig(args.out, dpi=120)
 
 

@@ -52,7 +52,7 @@ def main() -> None:
     ax2.set_xlabel("time (h)")
     ax2.set_ylabel("H − H_eq (J)")
     ax2.legend(fontsize=8)
-    fig.suptitle("Three compartments joined by Fick membranes: equal concentrations, "
+    fig.suptitle("Three compartments joined by Fick membranes:\nequal concentrations, "
                  "Gibbs energy dissipated")
     fig.savefig(args.out, dpi=120)
     print(f"wrote {args.out}")

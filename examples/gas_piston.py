@@ -53,7 +53,7 @@ def main() -> None:
 
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(2, 2, figsize=(10, 7), sharex=True)
+    fig, ax = plt.subplots(2, 2, figsize=(10, 7), sharex=True, layout="constrained")
     t = run.t
     ax[0, 0].plot(t, st["p1"] / 1e3, label="gas 1")
     ax[0, 0].plot(t, st["p2"] / 1e3, label="gas 2")
@@ -72,7 +72,8 @@ def main() -> None:
     ax[1, 1].set_ylabel("(U − U0)/U0 (1)")
     for a in ax[1]:
         a.set_xlabel("time (s)")
-    fig.tight_layout()
+    fig.suptitle("Gas–piston–gas, isolated: pressures and temperatures equalize, entropy is "
+                 "produced,\nthe energy is kept")
     fig.savefig(args.out, dpi=120)
 
 

@@ -106,6 +106,9 @@ SLOW = [
     ("crank_mtf", "{out}"),
     ("benchmark_msd", "--points", "8", "--out", "{out}"),
     ("plate_tuned_mass_damper", "--elements", "4", "--t-end", "0.02", "--out", "{out}"),
+    ("diffusion_compartments", "--out", "{out}"),
+    ("gas_piston", "--t-end", "0.5", "--out", "{out}"),
+    ("cstr_multiplicity", "--out", "{out}"),
 ]
 
 
