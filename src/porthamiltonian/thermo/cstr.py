@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from scipy.constants import gas_constant
 
 from ..errors import ModelError
 from .irreversible import Coupling, IrreversiblePHS, irreversible_phs
@@ -64,11 +65,11 @@ class Reaction:
 SEBORG: dict[str, Any] = {
     "species": ["A", "B", "W"], "v_m": 1.8e-5, "rho_cp": 2.39e5,
     "u": {"A": 5.0e4, "B": 0.0, "W": 0.0}, "s": {"A": 0.0, "B": 100.0, "W": 0.0},
-    "reactions": [Reaction({"A": -1, "B": 1}, 7.2e10 / 60.0, 8750.0 * 8.314462618)],
+    "reactions": [Reaction({"A": -1, "B": 1}, 7.2e10 / 60.0, 8750.0 * gas_constant)],
     "V": 0.1, "q": 100e-3 / 60.0, "c_in": {"A": 1000.0, "W": 1.0 / 1.8e-5 - 1000.0},
     "T_in": 350.0, "UA": 5.0e4 / 60.0, "T_c": 300.0,
 }
-_R = 8.314462618
+_R = gas_constant
 
 
 def cstr(species: Sequence[str], reactions: Sequence[Reaction], *, V: float, v_m: float,

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from scipy.constants import gas_constant
 
 from ..errors import ModelError
 from .irreversible import Coupling, IrreversiblePHS, irreversible_phs
@@ -56,7 +57,7 @@ def two_bodies_equilibrium(C1: float, C2: float, T1: float, T2: float) -> float:
     return (C1 * T1 + C2 * T2) / (C1 + C2)
 
 
-def gas_piston(N1: float = 0.04, N2: float = 0.02, *, c_v: float = 1.5 * 8.314462618,
+def gas_piston(N1: float = 0.04, N2: float = 0.02, *, c_v: float = 1.5 * gas_constant,
                area: float = 0.01, length: float = 0.2, mass: float = 1.0,
                friction: float = 20.0, conductance: float = 2.0) -> IrreversiblePHS:
     r"""Two ideal gases (N1, N2 mol, molar c_v in J/(mol·K)) in a cylinder of cross
@@ -93,7 +94,7 @@ def gas_piston_state(model: IrreversiblePHS, x: Any, *, N1: float, N2: float, c_
     x = np.atleast_2d(np.asarray(x, dtype=float))
     g = np.array([model.grad(r) for r in x])
     V1, V2 = area * x[:, 2], area * (length - x[:, 2])
-    R = 8.314462618
+    R = gas_constant
     return {"T1": g[:, 0], "T2": g[:, 1], "V1": V1, "V2": V2,
             "p1": N1 * R * g[:, 0] / V1, "p2": N2 * R * g[:, 1] / V2}
 
@@ -103,7 +104,7 @@ def gas_piston_equilibrium(U: float, N1: float, N2: float, c_v: float, area: flo
     r"""Equilibrium of the isolated cylinder from the conserved U (J) and volume:
     :math:`T = U/((N_1+N_2)c_v)`, :math:`V_1 = V N_1/(N_1+N_2)` (equal pressures and
     temperatures), :math:`p = (N_1+N_2)RT/V`, piston at rest."""
-    R = 8.314462618
+    R = gas_constant
     T = U / ((N1 + N2) * c_v)
     V = area * length
     return {"T": T, "V1": V * N1 / (N1 + N2), "q": length * N1 / (N1 + N2),

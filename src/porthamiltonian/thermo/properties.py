@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from scipy.constants import gas_constant
 
 from ..errors import ModelError
 
@@ -47,7 +48,7 @@ __all__ = ["PropertyModel", "ideal_gas", "incompressible_liquid", "ideal_gas_mix
            "gibbs_residual"]
 
 #: molar gas constant (J/(mol·K)), CODATA 2018 (exact)
-R_GAS = 8.314462618
+R_GAS = gas_constant  # J/(mol·K), CODATA 2018 (exact), from scipy.constants
 
 
 @dataclass(frozen=True)

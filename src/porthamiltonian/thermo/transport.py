@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from scipy.constants import gas_constant
 
 from ..errors import ModelError
 from ..phs import PHS
@@ -66,7 +67,7 @@ __all__ = ["GAS_CONSTANT", "CompartmentModel", "DiffusionLine", "StirredTank",
            "compartments", "diffusion_line", "stirred_tank"]
 
 #: Molar gas constant R (J/(mol·K)), CODATA 2018 (exact).
-GAS_CONSTANT = 8.314462618
+GAS_CONSTANT = gas_constant
 
 Edge = tuple[int, int, Any]
 

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from scipy.constants import gas_constant
 
 from ..distributed.boundary import Condition, parse_ends
 from ..distributed.fem import EffortField, FlowField, Param, discretize
@@ -56,7 +57,7 @@ DIFFUSION_ENDS = {
     "potential": (Condition.VELOCITY,), "zero": (Condition.FIXED,),
 }
 
-_R = 8.314462618
+_R = gas_constant
 
 
 def diffusion_line(length: float, diffusivity: float | Callable[[np.ndarray], Any], *,

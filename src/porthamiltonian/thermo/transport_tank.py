@@ -52,13 +52,14 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from scipy.constants import gas_constant
 
 from ..errors import ModelError
 from ..phs import PHS
 
 __all__ = ["StirredTank", "stirred_tank"]
 
-_R = 8.314462618
+_R = gas_constant
 
 
 def stirred_tank(species: Sequence[str], cp: Sequence[float], y_in: Sequence[float],
