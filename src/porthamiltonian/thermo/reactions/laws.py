@@ -73,6 +73,7 @@ from collections.abc import Sequence
 import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike, NDArray
+from scipy.constants import gas_constant
 
 __all__ = [
     "R_GAS", "C_STANDARD", "C_STANDARD_MOLAR",
@@ -84,8 +85,8 @@ __all__ = [
     "rate_constants", "kappa_from_rate_constant", "equilibrium_constant",
 ]
 
-#: molar gas constant (J/(mol K)), exact since the 2019 SI
-R_GAS = 8.314462618
+#: molar gas constant (J/(mol K)), exact since the 2019 SI (8.31446261815324)
+R_GAS: float = gas_constant
 #: standard concentration (mol/m³): the SI default
 C_STANDARD = 1.0
 #: standard concentration of 1 mol/L in mol/m³
