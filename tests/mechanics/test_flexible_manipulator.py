@@ -70,14 +70,14 @@ def test_pd_control_sets_the_arm_to_the_closed_form_configuration():
 @pytest.mark.slow
 def test_stiff_upper_arm_approaches_the_rigid_parallelogram():
     rigid = EX.manipulator(elements=3, upper_arm="rigid")
-    rr = rigid.simulate(1.0, dt=1e-2)
+    rr = rigid.simulate(0.5, dt=1e-2)  # the largest gaps come within the first 0.5 s
     # the rigid arm closes the loop through joints: the chord's out-of-plane rows of a
     # planar loop of spatial revolute joints are redundant
     assert rigid.graph.chords == ["elbow"] and len(rigid.dropped) == 3
     assert rr.constraint_residual().max() <= 1e-9
 
     def gap(stiffness: float) -> float:
-        res = EX.manipulator(elements=3, stiffness=stiffness).simulate(1.0, dt=1e-2)
+        res = EX.manipulator(elements=3, stiffness=stiffness).simulate(0.5, dt=1e-2)
         return max(np.abs(res.joint(j)[:, 0] - rr.joint(j)[:, 0]).max() for j in EX.SET)
 
     soft, stiff = gap(1.0), gap(1e4)
