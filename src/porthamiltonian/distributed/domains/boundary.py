@@ -37,9 +37,30 @@ from ...errors import ModelError
 from .domain import Domain, require_skfem
 from .pfem import PortBlock
 
-__all__ = ["CONDITIONS", "field_ports"]
+__all__ = ["CONDITIONS", "field_ports", "conditions_by_part"]
 
 CONDITIONS = ("free", "force", "nodal", "fixed", "velocity")
+
+
+def conditions_by_part(domain: Domain, boundary: Mapping[str, str] | str,
+                       words: Mapping[str, str] | Sequence[str], model: str
+                       ) -> dict[str, str]:
+    """``{part: condition}`` from one condition for every part or a mapping, each part
+    checked against the domain and each word against ``words``; a mapping ``words``
+    also translates (a model's word → a condition of this module)."""
+    if isinstance(boundary, str):
+        boundary = {p: boundary for p in domain.parts}
+    if not isinstance(boundary, Mapping):
+        raise ModelError(f"{model}: boundary must be a condition name or a mapping "
+                         "{part: condition}")
+    out = {}
+    for part, word in boundary.items():
+        domain.part(part)
+        if word not in words:
+            raise ModelError(f"{model}: boundary part {part!r}: condition {word!r} is not one "
+                             f"of {', '.join(words)}")
+        out[part] = words[word] if isinstance(words, Mapping) else word
+    return out
 
 
 def _dofs(basis: Any, facets: np.ndarray) -> np.ndarray:

@@ -71,7 +71,7 @@ import scipy.sparse as sps
 import scipy.sparse.linalg as spla
 
 from ...errors import ModelError
-from .boundary import field_ports
+from .boundary import conditions_by_part, field_ports
 from .domain import Domain, require_skfem
 from .model import DomainModel, EnergyTerm, FieldView
 from .pfem import FieldBlock, assemble_system
@@ -120,7 +120,7 @@ def heat(domain: Domain, capacity: Coefficient = 1.0, conductivity: Coefficient 
     sk = require_skfem()
     from skfem.helpers import dot
 
-    conditions = _conditions(domain, boundary, name)
+    conditions = conditions_by_part(domain, boundary, HEAT_CONDITIONS, name)
     c = coefficient(capacity, "capacity", "J/(K·m³)")
     k = coefficient(conductivity, "conductivity", "W/(m·K)")
     el = h1_element(domain, degree)
@@ -205,19 +205,3 @@ class HeatModel(DomainModel):
         else:
             out = x @ (self.capacity_matrix @ np.ones(self.capacity_matrix.shape[0]))
         return float(out) if np.ndim(out) == 0 else out
-
-
-def _conditions(domain: Domain, boundary: Mapping[str, str] | str, model: str
-                ) -> dict[str, str]:
-    if isinstance(boundary, str):
-        boundary = {p: boundary for p in domain.parts}
-    if not isinstance(boundary, Mapping):
-        raise ModelError(f"{model}: boundary must be a condition name or a mapping "
-                         "{part: condition}")
-    out = {}
-    for part, cond in boundary.items():
-        if cond not in HEAT_CONDITIONS:
-            raise ModelError(f"{model}: boundary part {part!r}: condition {cond!r} is not "
-                             f"one of {', '.join(HEAT_CONDITIONS)}")
-        out[part] = HEAT_CONDITIONS[cond]
-    return out

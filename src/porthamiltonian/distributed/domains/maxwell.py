@@ -83,7 +83,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import ModelError
-from .boundary import field_ports
+from .boundary import conditions_by_part, field_ports
 from .domain import Domain, require_skfem
 from .model import DomainModel, EnergyTerm, FieldView
 from .pfem import FieldBlock, assemble_system
@@ -200,18 +200,10 @@ def _maxwell(domain: Domain, epsilon: Coefficient, mu: Coefficient, degree: int,
 
 def _conditions(domain: Domain, boundary: Mapping[str, str] | str, model: str, mode: str
                 ) -> dict[str, str]:
-    if isinstance(boundary, str):
-        boundary = {p: boundary for p in domain.parts}
-    if not isinstance(boundary, Mapping):
-        raise ModelError(f"{model}: boundary must be a condition name or a mapping "
-                         "{part: condition}")
-    boundary = {**{p: "pec" for p in domain.parts}, **boundary}
+    """Each part's condition of the z-field: PEC holds E_z (TM) or leaves H_z free (TE);
+    parts not named are PEC."""
     table = {"tm": {"pec": "fixed", "pmc": "free", "port": "force", "driven": "velocity"},
              "te": {"pec": "free", "pmc": "fixed", "port": "force", "driven": "velocity"}}
-    out = {}
-    for part, cond in boundary.items():
-        if cond not in MAXWELL_CONDITIONS:
-            raise ModelError(f"{model}: boundary part {part!r}: condition {cond!r} is not "
-                             f"one of {', '.join(MAXWELL_CONDITIONS)}")
-        out[part] = table[mode][cond]
-    return out
+    if not isinstance(boundary, str) and isinstance(boundary, Mapping):
+        boundary = {**{p: "pec" for p in domain.parts}, **boundary}
+    return conditions_by_part(domain, boundary, table[mode], model)

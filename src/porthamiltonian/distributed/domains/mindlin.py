@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import ModelError
-from .boundary import field_ports
+from .boundary import conditions_by_part, field_ports
 from .domain import Domain, require_skfem
 from .model import DomainModel, EnergyTerm, FieldView
 from .pfem import FieldBlock, PortBlock, assemble_system
@@ -108,17 +108,7 @@ def plate_conditions(domain: Domain, boundary: Mapping[str, str] | str, model: s
                      ) -> dict[str, str]:
     """``{part: word}`` from one word or a mapping, checked against
     :data:`PLATE_CONDITIONS`."""
-    if isinstance(boundary, str):
-        boundary = {p: boundary for p in domain.parts}
-    if not isinstance(boundary, Mapping):
-        raise ModelError(f"{model}: boundary must be a condition name or a mapping "
-                         "{part: condition}")
-    for part, word in boundary.items():
-        domain.part(part)
-        if word not in PLATE_CONDITIONS:
-            raise ModelError(f"{model}: boundary part {part!r}: condition {word!r} is not one "
-                             f"of {', '.join(PLATE_CONDITIONS)}")
-    return dict(boundary)
+    return conditions_by_part(domain, boundary, PLATE_CONDITIONS, model)
 
 
 def edge_direction(domain: Domain, part: str, model: str, what: str) -> int:

@@ -33,8 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...errors import ModelError
-from .boundary import field_ports
+from .boundary import CONDITIONS, conditions_by_part, field_ports
 from .domain import Domain, require_skfem
 from .model import DomainModel, EnergyTerm, FieldView
 from .pfem import FieldBlock, assemble_system
@@ -82,7 +81,7 @@ def wave(domain: Domain, density: Coefficient = 1.0, stiffness: Coefficient = 1.
     sk = require_skfem()
     from skfem.helpers import dot
 
-    conditions = _conditions(domain, boundary, name)
+    conditions = conditions_by_part(domain, boundary, CONDITIONS, name)
     rho = coefficient(density, "density", "kg/m²")
     T = coefficient(stiffness, "stiffness", "N/m")
     ev = h1_element(domain, degree)
@@ -121,13 +120,3 @@ def wave(domain: Domain, density: Coefficient = 1.0, stiffness: Coefficient = 1.
 def membrane(domain: Domain, rho: Coefficient, tension: Coefficient, **kw: Any) -> DomainModel:
     """A membrane: mass per area ``rho`` (kg/m²), ``tension`` (N/m); see :func:`wave`."""
     return wave(domain, rho, tension, name=kw.pop("name", "membrane"), **kw)
-
-
-def _conditions(domain: Domain, boundary: Mapping[str, str] | str, model: str
-                ) -> dict[str, str]:
-    if isinstance(boundary, str):
-        return {p: boundary for p in domain.parts}
-    if not isinstance(boundary, Mapping):
-        raise ModelError(f"{model}: boundary must be a condition name or a mapping "
-                         "{part: condition}")
-    return dict(boundary)
