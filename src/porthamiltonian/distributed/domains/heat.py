@@ -75,7 +75,7 @@ from .boundary import conditions_by_part, field_ports
 from .domain import Domain, require_skfem
 from .model import DomainModel, EnergyTerm, FieldView
 from .pfem import FieldBlock, assemble_system
-from .spaces import Coefficient, coefficient, h1_element, lumpable, mass, nodal_basis
+from .spaces import Coefficient, coefficient, h1_bases, mass
 
 __all__ = ["heat", "HeatModel", "HEAT_CONDITIONS"]
 
@@ -123,9 +123,7 @@ def heat(domain: Domain, capacity: Coefficient = 1.0, conductivity: Coefficient 
     conditions = conditions_by_part(domain, boundary, HEAT_CONDITIONS, name)
     c = coefficient(capacity, "capacity", "J/(K·m³)")
     k = coefficient(conductivity, "conductivity", "W/(m·K)")
-    el = h1_element(domain, degree)
-    V = sk.Basis(domain.mesh, el, intorder=2 * degree + 2)
-    Vm = nodal_basis(domain, el) if lumpable(domain, degree) else V
+    V, Vm = h1_bases(domain, degree)
 
     @sk.BilinearForm
     def conduction(u: Any, v: Any, w: Any) -> Any:

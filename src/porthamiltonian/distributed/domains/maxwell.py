@@ -87,7 +87,7 @@ from .boundary import conditions_by_part, field_ports
 from .domain import Domain, require_skfem
 from .model import DomainModel, EnergyTerm, FieldView
 from .pfem import FieldBlock, assemble_system
-from .spaces import Coefficient, coefficient, h1_element, l2_element, lumpable, mass, nodal_basis
+from .spaces import Coefficient, coefficient, h1_bases, l2_vector_basis, mass
 
 __all__ = ["maxwell_te", "maxwell_tm", "MAXWELL_CONDITIONS"]
 
@@ -149,11 +149,8 @@ def _maxwell(domain: Domain, epsilon: Coefficient, mu: Coefficient, degree: int,
     conditions = _conditions(domain, boundary, name, mode)
     eps = coefficient(epsilon, "epsilon", "F/m")
     mu_ = coefficient(mu, "mu", "H/m")
-    el = h1_element(domain, degree)
-    V = sk.Basis(domain.mesh, el, intorder=2 * degree + 2)
-    S = sk.Basis(domain.mesh, sk.ElementVector(l2_element(domain, degree)),
-                 intorder=2 * degree + 2)
-    Vm = nodal_basis(domain, el) if lumpable(domain, degree) else V
+    V, Vm = h1_bases(domain, degree)
+    S = l2_vector_basis(domain, degree)
 
     @sk.BilinearForm
     def rot(u: Any, s: Any, w: Any) -> Any:

@@ -70,7 +70,7 @@ from .boundary import conditions_by_part, field_ports
 from .domain import Domain, require_skfem
 from .model import DomainModel, EnergyTerm, FieldView
 from .pfem import FieldBlock, PortBlock, assemble_system
-from .spaces import coefficient, h1_element, l2_element, lumpable, mass, nodal_basis
+from .spaces import coefficient, h1_bases, l2_element, mass, quadrature_order
 
 __all__ = ["mindlin", "PLATE_CONDITIONS", "PlateModel"]
 
@@ -211,12 +211,10 @@ def mindlin(domain: Domain, E: float, nu: float, rho: float, thickness: float, *
     Db = E * h ** 3 / (12.0 * (1.0 - nu ** 2))
     kGh = kappa * E / (2.0 * (1.0 + nu)) * h
 
-    ev = h1_element(domain, degree)
-    order = 2 * degree + 2
-    V = sk.Basis(domain.mesh, ev, intorder=order)
-    Vm = nodal_basis(domain, ev) if lumpable(domain, degree) else V
+    V, Vm = h1_bases(domain, degree)
+    order = quadrature_order(degree)
     # q must hold ∇v − ω (degree k); M holds Grad ω (l2_element: degree k−1 on triangles)
-    eq = l2_element(domain, degree) if domain.cell == "quad" else sk.ElementDG(ev)
+    eq = l2_element(domain, degree) if domain.cell == "quad" else sk.ElementDG(V.elem)
     SM = sk.Basis(domain.mesh, sk.ElementVector(l2_element(domain, degree), 3), intorder=order)
     Sq = sk.Basis(domain.mesh, sk.ElementVector(eq, 2), intorder=order)
 

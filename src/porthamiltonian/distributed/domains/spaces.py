@@ -34,7 +34,7 @@ from ...errors import ModelError
 from .domain import Domain, require_skfem
 
 __all__ = ["Coefficient", "h1_element", "l2_element", "lumpable", "nodal_basis", "mass",
-           "coefficient"]
+           "coefficient", "h1_bases", "l2_vector_basis", "quadrature_order"]
 
 #: a material coefficient: a number, or a function of the coordinates x, y(, z) (m)
 Coefficient = float | Callable[..., Any]
@@ -88,6 +88,30 @@ def nodal_basis(domain: Domain, element: Any) -> Any:
         raise ModelError(f"{type(element).__name__} has no positive nodal quadrature; "
                          "use a consistent mass")
     return sk.Basis(domain.mesh, element, quadrature=(element.doflocs.T.copy(), weights))
+
+
+def quadrature_order(degree: int) -> int:
+    """Integration order of the models' forms: exact for products of degree-k fields
+    with a smooth coefficient up to degree 2 (``2k + 2``)."""
+    return 2 * degree + 2
+
+
+def h1_bases(domain: Domain, degree: int) -> tuple[Any, Any]:
+    """``(V, Vm)``: the continuous field's basis (for D, R and ports, integrated to
+    :func:`quadrature_order`) and the basis its mass is assembled on — the nodal
+    (lumped) one where :func:`lumpable`, else ``V`` itself.  ``V.elem`` is the element."""
+    sk = require_skfem()
+    element = h1_element(domain, degree)
+    V = sk.Basis(domain.mesh, element, intorder=quadrature_order(degree))
+    return V, (nodal_basis(domain, element) if lumpable(domain, degree) else V)
+
+
+def l2_vector_basis(domain: Domain, degree: int) -> Any:
+    """The discontinuous vector basis (``dim`` components of :func:`l2_element`) that holds
+    the gradient of :func:`h1_bases`' field."""
+    sk = require_skfem()
+    return sk.Basis(domain.mesh, sk.ElementVector(l2_element(domain, degree)),
+                    intorder=quadrature_order(degree))
 
 
 def coefficient(value: Coefficient, name: str, unit: str) -> Callable[[Any], Any]:

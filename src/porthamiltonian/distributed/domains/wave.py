@@ -37,7 +37,7 @@ from .boundary import CONDITIONS, conditions_by_part, field_ports
 from .domain import Domain, require_skfem
 from .model import DomainModel, EnergyTerm, FieldView
 from .pfem import FieldBlock, assemble_system
-from .spaces import Coefficient, coefficient, h1_element, l2_element, lumpable, mass, nodal_basis
+from .spaces import Coefficient, coefficient, h1_bases, l2_vector_basis, mass
 
 __all__ = ["wave", "membrane"]
 
@@ -84,11 +84,8 @@ def wave(domain: Domain, density: Coefficient = 1.0, stiffness: Coefficient = 1.
     conditions = conditions_by_part(domain, boundary, CONDITIONS, name)
     rho = coefficient(density, "density", "kg/m²")
     T = coefficient(stiffness, "stiffness", "N/m")
-    ev = h1_element(domain, degree)
-    V = sk.Basis(domain.mesh, ev, intorder=2 * degree + 2)
-    S = sk.Basis(domain.mesh, sk.ElementVector(l2_element(domain, degree)),
-                 intorder=2 * degree + 2)
-    Vm = nodal_basis(domain, ev) if lumpable(domain, degree) else V
+    V, Vm = h1_bases(domain, degree)
+    S = l2_vector_basis(domain, degree)
 
     @sk.BilinearForm
     def grad(u: Any, s: Any, w: Any) -> Any:
