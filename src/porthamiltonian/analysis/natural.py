@@ -52,7 +52,7 @@ import scipy.sparse as sps
 import scipy.sparse.csgraph as csg
 import scipy.sparse.linalg as spla
 
-from .._matrices import block_inverse
+from .._matrices import block_inverse, sparse_lu
 from ..descriptor import DescriptorPHS
 from ..errors import ModelError
 from ..linear_ph import LinearPH, linear_ph
@@ -245,8 +245,7 @@ def _sparse(W: sps.csr_array, K: sps.csr_array, count: int, lin: LinearPH,
         # than those of the saddle-point matrix below
         Kp = (A.T @ Wq_inv @ A - sigma * Wp).tocsc()
         try:
-            lu = spla.splu(Kp, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
-                           options={"SymmetricMode": True})
+            lu = sparse_lu(Kp)
         except RuntimeError as exc:
             raise _not_definite(lin) from exc
         solve = lu.solve

@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sps
-import scipy.sparse.linalg as spla
+
+from ..._matrices import sparse_lu
 
 _getrs = sla.lapack.dgetrs
 _EPS = float(np.finfo(float).eps)
@@ -50,39 +51,6 @@ MAX_CACHED_FACTORS = 16
 
 class NewtonFailure(ArithmeticError):
     """The Newton iteration did not converge (the caller reduces the step)."""
-
-
-#: sparse matrices at least this large try the symmetric ordering first
-SYMMETRIC_ORDERING_FROM = 200
-
-
-def sparse_lu(A: Any) -> Any:
-    """SuperLU factors of a sparse ``A``, with the least fill that stays backward stable.
-
-    Step matrices of discretized PDEs (``I − (h/2)JQ``, ``W − (h/2)J``) have a
-    symmetric pattern; a minimum-degree ordering of ``A + Aᵀ`` with the pivots kept on
-    the diagonal then fills 10–15× less than the default column ordering with partial
-    pivoting (a Mindlin plate of 5760 states: 2.6·10⁵ against 3.7·10⁶ nonzeros), and
-    each solve is as much faster.  Pivoting on the diagonal is not always stable, so
-    the factors are accepted only when a solve with a probe right-hand side is backward
-    stable (residual ≤ 10³ε‖A‖‖x‖); otherwise the default ordering and partial pivoting
-    are used.
-    """
-    A = sps.csc_matrix(A)
-    if A.shape[0] >= SYMMETRIC_ORDERING_FROM:
-        try:
-            lu = spla.splu(A, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
-                           options={"SymmetricMode": True})
-        except RuntimeError:  # a zero pivot on the diagonal
-            lu = None
-        if lu is not None:
-            probe = np.cos(np.arange(A.shape[0]) * 0.7) + 0.5
-            x = lu.solve(probe)
-            norm = float(abs(A).sum(axis=1).max())
-            err = float(np.max(np.abs(A @ x - probe)))
-            if np.all(np.isfinite(x)) and err <= 1e3 * _EPS * (norm * np.max(np.abs(x)) + 1.0):
-                return lu
-    return spla.splu(A)
 
 
 class Factorization:
