@@ -142,7 +142,7 @@ def _field_state(dm: Any, fields: Mapping[str, list[sympy.Expr]]) -> Any:
     from .._matrices import block_inverse
 
     layout = dm.layout
-    e = np.zeros(layout.size)
+    dofs: dict[str, np.ndarray] = {}
     symbols = [sympy.Symbol(c, real=True) for c in _COORDS]
     terms = {t.field: t for t in dm.energy_terms}
     for name, exprs in fields.items():
@@ -159,7 +159,6 @@ def _field_state(dm: Any, fields: Mapping[str, list[sympy.Expr]]) -> Any:
             return np.stack([np.asarray(f(*xyz), dtype=float) * np.ones_like(xyz[0])
                              for f in fns])
 
-        o = layout.offset[view.field]
         basis = block.basis
         if block.continuous:
             vals = at(basis.doflocs)[0]
@@ -169,13 +168,8 @@ def _field_state(dm: Any, fields: Mapping[str, list[sympy.Expr]]) -> Any:
             vals = inverse @ b if inverse is not None else _solve(block.mass, b)
         if not np.all(np.isfinite(vals)):
             raise ModelError(f"the initial field {name!r} is not finite everywhere")
-        e[o:o + block.size] = vals
-    if layout.explicit:
-        from scipy.sparse import block_diag
-
-        W = block_diag([f.mass for f in layout.fields.values()], format="csr")
-        return (W @ e)[layout.kept]
-    return e[layout.kept]
+        dofs[name] = vals
+    return dm.state(**dofs)  # placed in the co-energy vector, × W for the explicit form
 
 
 def _weighted_load(basis: Any, term: Any, at: Any) -> Any:
