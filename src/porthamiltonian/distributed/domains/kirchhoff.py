@@ -53,11 +53,11 @@ from ...errors import ModelError
 from .domain import Domain, require_skfem
 from .mindlin import (
     PlateModel,
-    _positive,
     compliance_mass,
     edge_direction,
     moment_density,
     plate_conditions,
+    plate_material,
 )
 from .model import EnergyTerm, FieldView
 from .pfem import FieldBlock, PortBlock, assemble_system
@@ -103,12 +103,7 @@ def kirchhoff(domain: Domain, E: float, nu: float, rho: float, thickness: float,
     if domain.cell != "triangle":
         raise ModelError(f"{name}: the Kirchhoff plate needs a triangle mesh (Argyris or "
                          f"Morley elements); got {domain.cell} cells")
-    E = _positive(E, "E", "Pa")
-    rho = _positive(rho, "rho", "kg/m³")
-    h = _positive(thickness, "thickness", "m")
-    nu = float(nu)
-    if not -1.0 < nu < 0.5:
-        raise ModelError(f"{name}: Poisson ratio nu={nu!r} must lie in (-1, 0.5)")
+    E, nu, rho, h = plate_material(E, nu, rho, thickness, name)
     if element not in ("argyris", "morley"):
         raise ModelError(f"{name}: element={element!r}; choose 'argyris' or 'morley'")
     conditions = plate_conditions(domain, boundary, name)

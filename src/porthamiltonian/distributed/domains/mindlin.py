@@ -137,6 +137,18 @@ def _positive(value: Any, name: str, unit: str) -> float:
     return v
 
 
+def plate_material(E: Any, nu: Any, rho: Any, thickness: Any, model: str
+                   ) -> tuple[float, float, float, float]:
+    """``(E, nu, rho, h)`` as floats: E (Pa), ρ (kg/m³) and h (m) positive and finite, the
+    Poisson ratio in (−1, ½); a :class:`ModelError` names the value at fault."""
+    E, rho = _positive(E, "E", "Pa"), _positive(rho, "rho", "kg/m³")
+    h = _positive(thickness, "thickness", "m")
+    nu = float(nu)
+    if not -1.0 < nu < 0.5:
+        raise ModelError(f"{model}: Poisson ratio nu={nu!r} must lie in (-1, 0.5)")
+    return E, nu, rho, h
+
+
 def compliance_mass(basis: Any, Db: float, nu: float) -> Any:
     r""":math:`\int\varsigma:\mathcal C M` for moments stored as (xx, yy, xy):
     :math:`\mathcal C M = [(1+\nu)M - \nu\operatorname{tr}M\,I]/(D_b(1-\nu^2))`, the
@@ -200,13 +212,8 @@ def mindlin(domain: Domain, E: float, nu: float, rho: float, thickness: float, *
     sk = require_skfem()
     if domain.dim != 2:
         raise ModelError(f"{name}: a plate needs a 2-D domain")
-    E = _positive(E, "E", "Pa")
-    rho = _positive(rho, "rho", "kg/m³")
-    h = _positive(thickness, "thickness", "m")
+    E, nu, rho, h = plate_material(E, nu, rho, thickness, name)
     kappa = _positive(kappa, "kappa", "–")
-    nu = float(nu)
-    if not -1.0 < nu < 0.5:
-        raise ModelError(f"{name}: Poisson ratio nu={nu!r} must lie in (-1, 0.5)")
     conditions = plate_conditions(domain, boundary, name)
     Db = E * h ** 3 / (12.0 * (1.0 - nu ** 2))
     kGh = kappa * E / (2.0 * (1.0 + nu)) * h
