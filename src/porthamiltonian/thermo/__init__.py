@@ -12,18 +12,35 @@
   stirred tank with convective streams.
 """
 
-from .cstr import cstr, cstr_balances
-from .heat_entropy import heat_entropy
-from .irreversible import Coupling, IrreversiblePHS, irreversible_phs
-from .irreversible_models import gas_piston, two_bodies
-from .properties import ideal_gas, ideal_gas_mixture, ideal_solution, incompressible_liquid
-from .reactions.network import ReactionNetwork
-from .reactions.parse import parse_reaction
-from .reactions.stoichiometry import conservation_laws
-from .transport import compartments, diffusion_line, stirred_tank
+from __future__ import annotations
 
-__all__ = ["Coupling", "IrreversiblePHS", "ReactionNetwork", "compartments",
-           "conservation_laws", "cstr", "cstr_balances", "diffusion_line", "gas_piston",
-           "heat_entropy", "ideal_gas", "ideal_gas_mixture", "ideal_solution",
-           "incompressible_liquid", "irreversible_phs", "parse_reaction", "stirred_tank",
-           "two_bodies"]
+import importlib
+from typing import Any
+
+#: each public name and the module that defines it, imported on first use (PEP 562): the
+#: bond-graph elements import ``thermo.reactions.laws`` alone, and must not pull in the
+#: irreversible, property and transport models (and the FEM behind them) with it
+_WHERE = {
+    "cstr": "cstr", "cstr_balances": "cstr", "heat_entropy": "heat_entropy",
+    "Coupling": "irreversible", "IrreversiblePHS": "irreversible",
+    "irreversible_phs": "irreversible", "gas_piston": "irreversible_models",
+    "two_bodies": "irreversible_models", "ideal_gas": "properties",
+    "ideal_gas_mixture": "properties", "ideal_solution": "properties",
+    "incompressible_liquid": "properties", "ReactionNetwork": "reactions.network",
+    "parse_reaction": "reactions.parse", "conservation_laws": "reactions.stoichiometry",
+    "compartments": "transport", "diffusion_line": "transport", "stirred_tank": "transport",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    globals()[name] = value  # once: later look-ups do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
