@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 from scipy.integrate import solve_ivp
+from simulate_matched import timed
 
 from porthamiltonian.simulate import simulate
 from porthamiltonian.thermo.reactions.network import ReactionNetwork
@@ -64,12 +65,8 @@ def initial(net: ReactionNetwork, seed: int = 8) -> np.ndarray:
 
 def best_of(repeat: int, run: Any) -> tuple[float, Any]:
     """Smallest CPU time (s) of ``repeat`` runs and the last result."""
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t = time.process_time()
-        out = run()
-        best = min(best, time.process_time() - t)
-    return best, out
+    out, t = timed(run, repeat, clock=time.process_time)
+    return t, out
 
 
 def scipy_balance(net: ReactionNetwork, t: np.ndarray, y: np.ndarray) -> float:
