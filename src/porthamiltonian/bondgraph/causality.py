@@ -15,7 +15,9 @@ and Control of Complex Physical Systems — the Port-Hamiltonian Approach*
    receives its flow and gives its effort, an I receives its effort and gives its
    flow), propagating after each.  A storage that propagation has already put in
    derivative causality is a **dependent storage** (its state is a function of
-   other states) or, when the sources alone forced it, **fixed by sources**.
+   other states) or, when the sources alone forced it, **fixed by sources** (its
+   state follows the inputs; the generated model takes the inputs' time
+   derivatives as extra inputs, :mod:`.forced`).
 3. **Reactions** (Re, a two-port resistor between two affinities) take the efforts of
    both their bonds (conductance causality) where propagation left them free.
 4. **Resistors**, which accept either causality.  Bonds still free at this point
@@ -44,6 +46,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..naming import listing
+from .forced import derivative_input
 from .graph import BondGraph
 
 _CAP = 12  # longest causal path spelled out in a message
@@ -439,8 +442,11 @@ def _derivative(s: _Scap, rep: CausalityReport, i: int, b: int) -> None:
         rep.fixed_by_sources.append(name)
         rep.messages.append(
             f"warning: {name} is in derivative causality, fixed by the source {s.names[src]}: "
-            f"its {var} is imposed along the causal path {s.spell(path)}, so its state is "
-            "not a state of the model (it follows the input)")
+            f"its {var} is imposed along the causal path {s.spell(path)}, so its state "
+            f"follows the input and is not a state of the model; handled: the generated "
+            f"model takes the time derivative of {s.names[src]} as an extra input "
+            f"({derivative_input(s.names[src])}), so that input must be differentiable "
+            "(smooth a step)")
         return
     rep.derivative.append(name)
     other = s.names[src]

@@ -48,6 +48,7 @@ the same elimination, in time linear in the size of a ladder-like graph.
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -62,6 +63,7 @@ from .dirac_path import via_dirac
 from .elements import storage_energy
 from .elimination import SingularSystem
 from .equations import element_equations
+from .forced import forced
 from .graph import BondGraph
 from .linear_map import SPARSE_ABOVE, LinearMap, explicit_phs, solve, split
 from .merge import descriptor, merged
@@ -101,8 +103,14 @@ def to_phs(bg: BondGraph, symbolic: bool | None = None) -> PHS:
     Raises
     ------
     NoExplicitFormError
-        Dependent sources, storages fixed by sources, or dependent storages that
-        cannot be merged (nonlinear or modulated) — named, with the causal path.
+        Dependent sources, dependent storages that cannot be merged (nonlinear or
+        modulated), storages fixed by sources that are nonlinear or behind a modulated
+        element — named, with the causal path.
+
+    Storages fixed by sources (an inductor in series with a current source) are no
+    states: the model takes the derivatives of the inputs that fix them as extra inputs
+    (``I_s.dot``), records them in ``.input_derivatives`` and says so in
+    ``.reduction`` (:mod:`.forced`, which states what ``H`` and ``uᵀy`` count then).
     """
     with _paused_gc():
         work, exact, coefficient = _prepare(bg, symbolic)
@@ -122,11 +130,15 @@ def to_descriptor(bg: BondGraph, symbolic: bool | None = None) -> DescriptorPHS:
     multiplier ``λ`` = its rate (``C2.rate``) and a constraint: its co-energy is
     fixed by the others (two capacitors on a 0-junction share their voltage).
     Without dependent storages the constraints are empty and the model equals
-    :func:`to_phs`'s.
+    :func:`to_phs`'s; storages fixed by sources are no states there either (the model
+    with the input derivatives of :mod:`.forced`, as a descriptor system without
+    constraints).
     """
     with _paused_gc():
         work, exact, coefficient = _prepare(bg, symbolic)
         report = _report_or_raise(bg)
+        if report.fixed_by_sources:
+            return _as_descriptor(_forced(work, exact, coefficient, report))
         lm = solve(work, report.derivative, exact, coefficient)
         return descriptor(lm, storage_energy(work, exact))
 
@@ -191,13 +203,42 @@ def _report_or_raise(bg: BondGraph) -> CausalityReport:
             f"same effort or flow ({_first(report.messages)}); remove one or put a resistor "
             "between them"
         )
-    if report.fixed_by_sources:
-        raise NoExplicitFormError(
-            f"storages fixed by sources: {', '.join(report.fixed_by_sources)} "
-            f"({_first(report.messages)}); their state is a function of the inputs, not a "
-            "state — put a resistor between source and storage, or replace the storage"
-        )
     return report
+
+
+def _forced(work: BondGraph, exact: bool, coefficient: Any, report: CausalityReport) -> PHS:
+    """The model of a graph with storages fixed by sources (:mod:`.forced`)."""
+    fixed = report.fixed_by_sources
+    if report.derivative:
+        raise NoExplicitFormError(
+            f"storages fixed by sources ({', '.join(fixed)}) and dependent storages "
+            f"({', '.join(report.derivative)}) in one graph: this combination has no "
+            "generated model yet; put a resistor or a compliance between the coupled "
+            "storages, or between the sources and the storages they fix")
+    try:
+        lm = solve(work, fixed, exact, coefficient)
+    except SingularSystem as err:
+        raise NoExplicitFormError(
+            f"storages fixed by sources ({', '.join(fixed)}): with them in derivative "
+            f"causality the equations of {', '.join(_owners(work, err.rows))} are still "
+            "singular; run 'porthamiltonian check' for the causal analysis") from None
+    paths = [found.group(1) for m in report.messages
+             if any(f"{n} is in derivative causality, fixed" in m for n in fixed)
+             and (found := re.search(r"causal path (.+?), so", m))]
+    return forced(lm, storage_energy(work, exact), paths)
+
+
+def _as_descriptor(sys: PHS) -> DescriptorPHS:
+    """An explicit model as a descriptor system without constraints (E = I, no B)."""
+    energy = ({"hamiltonian": sys.hamiltonian, "parameters": dict(sys.parameters)}
+              if sys.symbolic else {"Q": sys.Q})
+    model = DescriptorPHS(J=sys.J, R=sys.R, G=sys.G, P=sys.P, M=sys.M, S=sys.S, **energy,
+                          states=list(sys.states), inputs=list(sys.inputs),
+                          outputs=list(sys.outputs), name=sys.name,
+                          quantities=sys.quantities)
+    for key in ("port_kinds", "input_derivatives", "fixed", "reduction"):
+        setattr(model, key, getattr(sys, key))
+    return model
 
 
 def _first(messages: list[str]) -> str:
@@ -214,6 +255,8 @@ def _without_full_integral_causality(bg: BondGraph, work: BondGraph, exact: bool
                                      coefficient: Any, err: SingularSystem,
                                      symbolic: bool | None) -> PHS:
     report = _report_or_raise(bg)
+    if report.fixed_by_sources:
+        return _forced(work, exact, coefficient, report)
     if report.derivative:
         try:
             lm = solve(work, report.derivative, exact, coefficient)

@@ -2,7 +2,8 @@ r"""Run a model file's ``simulate:`` section: the arguments of :func:`porthamilt
 
 :func:`simulation_arguments` turns a loaded :class:`~porthamiltonian.io.Model` and its
 compiled system into the keyword arguments of :func:`porthamiltonian.simulate` —
-``t_span``, ``x0``, ``u`` (expressions of ``t`` with the parameter values, CSV tables),
+``t_span``, ``x0``, ``u`` (expressions of ``t`` with the parameter values, CSV tables,
+and the derivatives of those the model takes as inputs, :mod:`.derivative_inputs`),
 ``method``, ``dt``, ``modulation`` and ``events`` (the ``when`` expressions compiled to
 functions ``g(t, x)`` with ``terminal`` and ``direction``, as
 :func:`scipy.integrate.solve_ivp` takes them).  :func:`simulate_model` runs it; the
@@ -24,6 +25,7 @@ import sympy as sp
 
 from ..errors import ModelError, NoExplicitFormError
 from ..expr import T
+from .derivative_inputs import with_input_derivatives
 from .event_section import EventSpec, event_names, parse_event
 
 __all__ = ["simulation_arguments", "simulate_model", "explicit_if_possible", "event_function"]
@@ -67,6 +69,8 @@ def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
     values = model.parameter_values()
     inputs = {name: (signal.xreplace(values) if isinstance(signal, sp.Basic) else signal)
               for name, signal in (sim.get("inputs") or {}).items()}
+    # the derivatives of inputs the model takes as inputs (a storage fixed by a source)
+    inputs = with_input_derivatives(system, inputs)
     modulation = {name: _modulation(spec) for name, spec in (sim.get("modulation") or {}).items()}
     events = [event_function(spec, model, system, inputs or None, bool(modulation))
               for spec in sim.get("events") or []]
