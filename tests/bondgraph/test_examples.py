@@ -77,6 +77,11 @@ def crank_mtf(p, x, u):
     return {"Jc": torque, "Th": w, "ks": v}, {"tau": w}
 
 
+def boost_switched(p, x, u):
+    i, v, on = x["Lb"] / p["L"], x["Cb"] / p["C"], 1 - p["S"]  # on: the diode conducts
+    return {"Lb": u["E"] - on * v, "Cb": on * i - v / p["R_load"]}, {"E": i}
+
+
 def duffing(p, x, u):
     q, v = x["K1"], x["M1"] / p["m"]
     return ({"K1": v, "M1": u["F"] - p["k"] * q - p["k3"] * q**3 - p["b"] * v}, {"F": v})
@@ -178,6 +183,7 @@ EXAMPLES: dict[str, tuple[Ref, int]] = {
     "dc_motor.yaml": (dc_motor, 2),
     "hydraulic_cylinder.yaml": (hydraulic_cylinder, 2),
     "crank_mtf.yaml": (crank_mtf, 3),
+    "boost_switched.yaml": (boost_switched, 2),
     "duffing_spring_mass.yaml": (duffing, 2),
     "mass_spring_damper.yaml": (mass_spring_damper, 2),
     "planar_mass_spring.yaml": (planar, 4),

@@ -49,7 +49,7 @@ from ..naming import expand, split_index
 from ..phs import PHS
 from .domains import bond_domains, graph_quantities, output_names
 from .elements import compliance
-from .graph import JUNCTIONS, Bond, BondGraph, Element
+from .graph import JUNCTIONS, SWITCHED, Bond, BondGraph, Element
 
 INTERIOR = JUNCTIONS + ("TF", "GY")
 # The variable each exterior element imposes on the junction structure: storages in
@@ -180,6 +180,8 @@ def _direct_sum(structures: list[DiracStructure]) -> DiracStructure:
 def _element_structure(el: Element, bonds: list[Bond], ports: list[list[str]],
                        signs: list[int], exact: bool) -> DiracStructure:
     k = el.dim if el.kind in ("TF", "GY") else bonds[0].dim
+    if el.type in SWITCHED:
+        return _switched(el, bonds, ports, signs, k, exact)
     if el.kind == "0":
         return _direct_sum([_zero([p[c] for p in ports], exact) for c in range(k)])
     if el.kind == "1":
@@ -198,6 +200,19 @@ def _element_structure(el: Element, bonds: list[Bond], ports: list[list[str]],
         F = sp.Matrix(sp.BlockMatrix([[Z, M.T], [-M, Z]]).as_explicit())
         E = sp.eye(2 * k)
     return _make(F, E, ports[a] + ports[b], exact)
+
+
+def _switched(el: Element, bonds: list[Bond], ports: list[list[str]], signs: list[int],
+              k: int, exact: bool) -> DiracStructure:
+    """A switched junction, component by component (:mod:`.switched`)."""
+    from .switched import switched_flags, switched_structure
+
+    flags = switched_flags(el, bonds)
+    parts = []
+    for c in range(k):
+        F, E = switched_structure(el, bonds, flags, signs, len(bonds))
+        parts.append(_make(F, E, [p[c] for p in ports], exact))
+    return _direct_sum(parts)
 
 
 def _zero(ports: list[str], exact: bool) -> DiracStructure:

@@ -25,6 +25,8 @@ Re (a in)      :math:`f_a = f_b`,
 Se / Sf        :math:`e = u` / :math:`f = u`         :math:`y = f` / :math:`y = e`
 =============  =================================  =========================
 
+Switched junctions (``0s``/``1s``) add the equations of :mod:`.switched`.
+
 with :math:`s_i = +1` for a bond pointing into the junction, :math:`-1` out.  The
 source outputs make :math:`u^\top y` the power the sources deliver.  An Re (reaction)
 is a two-port resistor in conductance form: its conductance :math:`\gamma(x) \ge 0`
@@ -42,7 +44,8 @@ from typing import Any
 import sympy as sp
 
 from ..naming import expand
-from .graph import BondGraph, Element
+from .graph import SWITCHED, BondGraph, Element
+from .switched import switched_rows
 
 Coefficient = Callable[[Any], Any]
 
@@ -119,7 +122,9 @@ def element_equations(bg: BondGraph, derivative: Iterable[str] = (),
                 row[f(b, k)] = -coefficient(r[c][k])
             eq.add(el.name, row)
     for el in bg.elements.values():
-        if el.kind in ("0", "1"):
+        if el.type in SWITCHED:  # a junction whose switched bonds carry the signal s
+            switched_rows(eq, bg, el, e, f, coefficient)
+        elif el.kind in ("0", "1"):
             _junction(eq, bg, el, e, f)
         elif el.kind in ("TF", "GY"):
             _two_port(eq, bg, el, e, f, coefficient)

@@ -37,8 +37,11 @@ JUNCTIONS = ("0", "1")
 #: energy is the Gibbs energy of an ideal solute), and Re, a mass-action reaction (a
 #: two-port resistor between the forward and the backward affinity)
 CHEMICAL = ("Ce", "Re")
+#: switched junctions (docs/bondgraphs-simplify.md, :mod:`.switched`): a 0- or 1-junction
+#: whose ``switched`` bonds are connected while the signal ``switch`` is 1 and cut at 0
+SWITCHED = ("0s", "1s")
 ONE_PORTS = STORAGE + SOURCES + RESISTORS
-TYPES = ONE_PORTS + TWO_PORTS + JUNCTIONS + CHEMICAL
+TYPES = ONE_PORTS + TWO_PORTS + JUNCTIONS + CHEMICAL + SWITCHED
 
 #: the parameters a Ce element accepts (``mu0`` or ``K``; ``RT``; ``V``, ``c0``) and
 #: an Re element (``kappa``, ``RT``)
@@ -46,7 +49,8 @@ CE_KEYS = ("mu0", "K", "RT", "V", "c0")
 RE_KEYS = ("kappa", "RT")
 
 
-_BASE = {"MTF": "TF", "MGY": "GY", "MR": "R", "MSe": "Se", "MSf": "Sf", "Ce": "C"}
+_BASE = {"MTF": "TF", "MGY": "GY", "MR": "R", "MSe": "Se", "MSf": "Sf", "Ce": "C",
+         "0s": "0", "1s": "1"}
 
 
 def base_type(kind: str) -> str:
@@ -257,6 +261,8 @@ class BondGraph:
             new.fallback_domain = el.fallback_domain or sub.domain
             new.params = {k: (v.xreplace(renamed) if hasattr(v, "xreplace") else v)
                           for k, v in el.params.items()}
+            if "switched" in new.params:  # a switched junction names its neighbours
+                new.params["switched"] = tuple(f"{name}.{n}" for n in new.params["switched"])
             self._pending.pop(new.name, None)
         for alias, target in sub._aliases.items():
             self._aliases[f"{name}.{alias}"] = f"{name}.{target}"
@@ -316,6 +322,9 @@ class BondGraph:
         for name, raw in list(self._pending.items()):
             el = self.elements[name]
             for key, value in raw.items():
+                if key == "switched":  # names of neighbours or bonds, not an expression
+                    el.params[key] = (value,) if isinstance(value, str) else tuple(value)
+                    continue
                 if key == "hamiltonian":
                     names = {**params, **{s: states[s] for s in el.states}}
                     el.params[key] = _parse_value(value, names, el, key, parse_expression)
@@ -448,6 +457,10 @@ class BondGraph:
                 yield f"{el.where()} has no ratio; give ratio:"
             if el.type in CHEMICAL:
                 yield from _chemical_problems(self, el, bonds)
+            if el.type in SWITCHED and len(bonds) >= 2:
+                from .switched import switch_problems
+
+                yield from switch_problems(self, el, bonds)
         seen: dict[str, str] = {}
         for el in self.storages():
             for s in el.states:
@@ -477,7 +490,8 @@ class BondGraph:
             el = bg.add(e["name"], str(e["type"]), dim=int(e.get("dim", 1)),
                         domain=e.get("domain"))
             el.line = e.get("line")
-            for key in ("c", "i", "r", "ratio", "hamiltonian", *CE_KEYS, *RE_KEYS):
+            for key in ("c", "i", "r", "ratio", "hamiltonian", *CE_KEYS, *RE_KEYS,
+                        "switch", "switched"):
                 if key in e:
                     el.params[key] = e[key]
             bg._pending.pop(e["name"], None)

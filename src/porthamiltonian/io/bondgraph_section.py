@@ -55,6 +55,7 @@ ELEMENT_KEYS: dict[str, tuple[str, ...]] = {
     "R": ("r",), "MR": ("r",),
     "TF": ("ratio",), "GY": ("ratio",), "MTF": ("ratio",), "MGY": ("ratio",),
     "Ce": ("mu0", "K", "RT", "V", "c0"), "Re": ("kappa", "RT"),
+    "0s": ("switch", "switched"), "1s": ("switch", "switched"),
 }  # fmt: skip
 #: chemical elements (docs/bondgraphs-chemical.md): a Ce holds the amount of a species
 #: (a state), an Re is a reaction; both are in the chemical domain unless declared
@@ -66,7 +67,7 @@ SOURCE_TYPES = ("Se", "Sf", "MSe", "MSf")
 # "own": parameters + the element's own states; "states": parameters + all storage states.
 _VALUE_KEYS: dict[str, tuple[bool, str]] = {
     "c": (True, "params"), "i": (True, "params"), "hamiltonian": (False, "own"),
-    "ratio": (True, "states"),
+    "ratio": (True, "states"), "switch": (False, "params"),
 }  # fmt: skip
 
 
@@ -243,8 +244,10 @@ def _values(ck: Checker, e: dict[str, Any], every_state: dict[str, sympy.Symbol]
             ck.error(epath, elabel, f"missing key {key!r} (the {_MEANING[key]})")
     if kind in CHEMICAL_TYPES:
         _chemical_keys(ck, raw, kind, epath, elabel)
+    if kind in ("0s", "1s"):
+        _switched_keys(ck, raw, e)
     for key in ELEMENT_KEYS[kind]:
-        if key not in raw:
+        if key not in raw or key == "switched":
             continue
         matrix, scope = _VALUE_KEYS.get(key, (True, "states" if kind == "MR" else "params"))
         names: dict[str, sympy.Expr] = dict(ck.symbols)
@@ -289,6 +292,23 @@ def _chemical_keys(ck: Checker, raw: dict[str, Any], kind: str, epath: KeyPath,
         what = "both 'mu0' and 'K'" if "mu0" in raw else "neither 'mu0' nor 'K'"
         ck.error(epath, elabel, f"{what} given; give exactly one (mu0: the standard chemical "
                  "potential, J/mol; K: BondGraphTools' constant, mu = RT ln(K n))")
+
+
+def _switched_keys(ck: Checker, raw: dict[str, Any], e: dict[str, Any]) -> None:
+    """A switched junction's ``switch`` (required) and ``switched`` (a list of the
+    neighbours or bonds it switches; checked against the bonds by the compiler)."""
+    epath, elabel = e["path"], e["label"]
+    if "switch" not in raw:
+        ck.error(epath, elabel, "missing key 'switch' (the switch signal: a parameter set by "
+                 "simulate.modulation, e.g. switch: S, or an expression such as 1 - S)")
+    names = raw.get("switched")
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        ck.error((*epath, "switched"), f"{elabel}.switched", "give switched: [the neighbour "
+                 f"element(s) or bond(s) the switch connects], got {names!r}")
+        return
+    e["switched"] = tuple(names)
 
 
 def _bonds(
