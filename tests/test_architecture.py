@@ -41,8 +41,8 @@ LAYER: dict[str, int] = {
     # 3 front-ends
     "bondgraph": 3, "network": 3, "library": 3, "lagrange": 3, "distributed": 3,
     "mechanics": 3, "thermo": 3,
-    # 4 model files and ensembles of runs
-    "io": 4, "demo": 4, "ensemble": 4,
+    # 4 model files, ensembles of runs, the browser workbench
+    "io": 4, "demo": 4, "ensemble": 4, "web": 4,
     # 5 entry points
     "cli": 5, "__main__": 5, "": 5,
 }

@@ -26,10 +26,22 @@ from .graph import Bond, BondGraph, Element
 
 if TYPE_CHECKING:  # for type checkers and the import graph
     from .dirac_path import junction_structure
+    from .flow_drawing import draw_block_diagram, draw_gains
     from .generate import to_descriptor, to_phs
+    from .impedance import element_gains, port_admittance, port_impedance
+    from .mason_rule import mason, path_gain
+    from .signal_flow import block_diagram, block_transfer
+
+#: signal-flow graphs, Mason's rule, impedances (docs/bondgraphs-signal-flow.md): name → module
+_LAZY = {"block_diagram": "signal_flow", "block_transfer": "signal_flow", "mason": "mason_rule",
+         "path_gain": "mason_rule", "element_gains": "impedance", "port_impedance": "impedance",
+         "port_admittance": "impedance", "draw_block_diagram": "flow_drawing",
+         "draw_gains": "flow_drawing"}
 
 __all__ = ["BondGraph", "Element", "Bond", "to_phs", "to_descriptor", "junction_structure",
-           "analyze_causality", "CausalityReport", "draw"]
+           "analyze_causality", "CausalityReport", "draw", "block_diagram", "block_transfer",
+           "mason", "path_gain", "element_gains", "port_impedance", "port_admittance",
+           "draw_block_diagram", "draw_gains"]
 
 
 def __getattr__(name: str) -> Any:
@@ -41,6 +53,10 @@ def __getattr__(name: str) -> Any:
         from .dirac_path import junction_structure
 
         return junction_structure
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

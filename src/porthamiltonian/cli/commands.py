@@ -223,6 +223,25 @@ def _modes_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object (docs/cli.md)")
 
 
+# -------------------------------------------------------------------------------- serve
+#: the workbench's default port (docs/workbench.md)
+SERVE_PORT = 8765
+
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", nargs="?", default=None,
+                   help="model file to open (.yaml, .yml or .json); its folder is the only "
+                        "one the workbench reads and writes (default: the current folder)")
+    p.add_argument("--port", type=int, default=SERVE_PORT,
+                   help=f"port to listen on (default {SERVE_PORT}; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this machine only); "
+                        "another address lets other machines use the workbench — and read "
+                        "and write model files in its folder")
+    p.add_argument("--no-browser", action="store_true",
+                   help="do not open a browser window; print the address only")
+
+
 #: every command, in the order ``--help`` lists them
 COMMANDS: tuple[Command, ...] = (
     Command("validate", "check a model file and report every problem found",
@@ -243,4 +262,6 @@ COMMANDS: tuple[Command, ...] = (
             _draw_arguments),
     Command("demo", "run the main worked example (DC motor) and plot it",
             _demo_arguments),
+    Command("serve", "the browser workbench: draw, check, simulate and plot a bond graph",
+            _serve_arguments),
 )

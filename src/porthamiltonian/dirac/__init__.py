@@ -9,12 +9,16 @@ Modules: ``_structure`` (the class, checks, equality, ports), ``_forms``
 tensor product), ``_library`` (junctions, transformer, gyrator), ``_checks`` (the
 Dirac conditions), ``_protocol`` (what those helpers read from a structure, so they
 need not import the class: the imports run ``_linalg`` → ``_protocol`` → helpers →
-``_structure``), ``_linalg`` (numeric, sparse and symbolic rank / elimination helpers).
+``_structure``), ``_linalg`` (numeric, sparse and symbolic rank / elimination helpers),
+``_integrability`` (Courant-tensor closedness of a state-modulated structure, the
+Jacobi identity of a skew ``J(x)``).
 """
 
 from __future__ import annotations
 
 from ._forms import DiracConstraints, InputOutputForm
+from ._integrability import IntegrabilityResult, courant_tensor, is_integrable, jacobi_identity
 from ._structure import DiracStructure
 
-__all__ = ["DiracStructure", "InputOutputForm", "DiracConstraints"]
+__all__ = ["DiracStructure", "InputOutputForm", "DiracConstraints", "IntegrabilityResult",
+           "is_integrable", "jacobi_identity", "courant_tensor"]

@@ -1,0 +1,269 @@
+"""The workbench's graph state and the model file it is: canvas ↔ YAML document.
+
+The state the browser edits is plain JSON (it travels between the page and the server)::
+
+    {"name": "series-rlc", "description": "", "domain": "electrical",
+     "parameters": {"R": 10, "L": "10 mH"},           # as written in a model file
+     "elements": [{"name": "C1", "type": "C", "values": {"c": "C"},
+                   "extra": {"dim": 2},               # dim/domain, kept as written
+                   "x": 120.0, "y": 80.0}, ...],      # canvas position (px)
+     "bonds": [{"from": "u", "to": "j", "name": None}, ...],   # tail → head
+     "simulate": {"t_end": 1.0, "inputs": {"u": "sin(t)"}}}
+
+:func:`to_document` gives the model file's document (``name``, ``parameters``,
+``bondgraph: {elements, bonds}``, ``simulate``), which :func:`to_yaml` writes with
+PyYAML's safe dumper — a file saved in the browser is an ordinary model file that
+``porthamiltonian simulate`` runs unchanged.  :func:`from_text` reads a file with the
+loader of :mod:`porthamiltonian.io` (safe YAML, the node and size limits; no code runs)
+and places the elements with :func:`layout` (Kamada–Kawai, deterministic), since model
+files hold no drawing positions.  Nothing here checks the model: the overlay
+(:mod:`.overlay`) does, with the model files' own checks.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import ModelError
+
+__all__ = ["PALETTE", "VALUE_KEYS", "new_state", "add_element", "add_bond", "remove",
+           "rename", "to_document", "to_yaml", "from_document", "from_text", "layout"]
+
+#: The element types the palette offers, with the value key each one needs and its
+#: default (docs/model-files.md): a new C is ``c: 1`` (F), an R ``r: 1`` (Ω), …
+VALUE_KEYS: dict[str, tuple[str, Any] | None] = {
+    "C": ("c", 1), "I": ("i", 1), "R": ("r", 1), "Se": None, "Sf": None,
+    "TF": ("ratio", 1), "GY": ("ratio", 1), "MTF": ("ratio", 1), "MGY": ("ratio", 1),
+    "0": None, "1": None,
+}  # fmt: skip
+PALETTE: tuple[str, ...] = tuple(VALUE_KEYS)
+
+#: keys of an element kept as written besides its name, type and value keys
+_EXTRA = ("dim", "domain")
+#: canvas size (px) that :func:`layout` fills
+_WIDTH, _HEIGHT, _MARGIN = 560.0, 380.0, 50.0
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def new_state(name: str = "untitled") -> dict[str, Any]:
+    """An empty bond graph."""
+    return {"name": name, "description": "", "domain": None, "parameters": {},
+            "elements": [], "bonds": [], "simulate": {}}
+
+
+def _fresh_name(state: Mapping[str, Any], kind: str) -> str:
+    """``C1``, ``C2`` …; junctions are ``j1``, ``j2`` … (a name is an identifier)."""
+    stem = "j" if kind in ("0", "1") else kind
+    taken = {e["name"] for e in state["elements"]} | set(state["parameters"])
+    k = 1
+    while f"{stem}{k}" in taken:
+        k += 1
+    return f"{stem}{k}"
+
+
+def add_element(state: dict[str, Any], kind: str, x: float, y: float,
+                name: str | None = None) -> dict[str, Any]:
+    """A copy of ``state`` with a new element of type ``kind`` at ``(x, y)``."""
+    if kind not in VALUE_KEYS:
+        raise ModelError(f"unknown element type {kind!r}; the palette has {', '.join(PALETTE)}")
+    new = copy.deepcopy(state)
+    name = name or _fresh_name(new, kind)
+    if any(e["name"] == name for e in new["elements"]):
+        raise ModelError(f"an element is already called {name!r}")
+    key = VALUE_KEYS[kind]
+    new["elements"].append({"name": name, "type": kind,
+                            "values": {key[0]: key[1]} if key else {}, "extra": {},
+                            "x": float(x), "y": float(y)})
+    return new
+
+
+def add_bond(state: dict[str, Any], tail: str, head: str) -> dict[str, Any]:
+    """A copy of ``state`` with the bond ``tail → head`` (positive power from tail to head)."""
+    names = {e["name"] for e in state["elements"]}
+    for end in (tail, head):
+        if end not in names:
+            raise ModelError(f"bond {tail} → {head}: no element {end!r}")
+    if tail == head:
+        raise ModelError(f"a bond joins two elements; {tail!r} to itself is not one")
+    new = copy.deepcopy(state)
+    new["bonds"].append({"from": tail, "to": head, "name": None})
+    return new
+
+
+def remove(state: dict[str, Any], elements: list[str], bonds: list[int]) -> dict[str, Any]:
+    """A copy of ``state`` without the given elements (and their bonds) and bonds (indices)."""
+    gone = set(elements)
+    new = copy.deepcopy(state)
+    new["elements"] = [e for e in new["elements"] if e["name"] not in gone]
+    new["bonds"] = [b for k, b in enumerate(new["bonds"])
+                    if k not in set(bonds) and b["from"] not in gone and b["to"] not in gone]
+    inputs = (new["simulate"] or {}).get("inputs")
+    if isinstance(inputs, dict):
+        for name in gone:
+            inputs.pop(name, None)
+    return new
+
+
+def rename(state: dict[str, Any], old: str, new_name: str) -> dict[str, Any]:
+    """A copy of ``state`` with element ``old`` called ``new_name`` (bonds and inputs follow)."""
+    if not isinstance(new_name, str) or not _IDENT.fullmatch(new_name):
+        raise ModelError(f"element name {new_name!r}: use letters, digits and _, starting "
+                         "with a letter")
+    if new_name != old and any(e["name"] == new_name for e in state["elements"]):
+        raise ModelError(f"an element is already called {new_name!r}")
+    new = copy.deepcopy(state)
+    for e in new["elements"]:
+        if e["name"] == old:
+            e["name"] = new_name
+    for b in new["bonds"]:
+        b["from"] = new_name if b["from"] == old else b["from"]
+        b["to"] = new_name if b["to"] == old else b["to"]
+    sim = new["simulate"] or {}
+    for key in ("inputs", "initial"):
+        if isinstance(sim.get(key), dict) and old in sim[key]:
+            sim[key] = {(new_name if k == old else k): v for k, v in sim[key].items()}
+    return new
+
+
+# ------------------------------------------------------------------ state → file
+def to_document(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The model file's document (plain data, as a YAML file would give it)."""
+    doc: dict[str, Any] = {"name": state.get("name") or "untitled"}
+    if state.get("description"):
+        doc["description"] = state["description"]
+    if state.get("parameters"):
+        doc["parameters"] = dict(state["parameters"])
+    section: dict[str, Any] = {}
+    if state.get("domain"):
+        section["domain"] = state["domain"]
+    section["elements"] = [{"name": e["name"], "type": str(e["type"]), **e.get("extra", {}),
+                            **e.get("values", {})} for e in state["elements"]]
+    section["bonds"] = [[b["from"], b["to"]] if not b.get("name") else
+                        {"from": b["from"], "to": b["to"], "name": b["name"]}
+                        for b in state["bonds"]]
+    doc["bondgraph"] = section
+    sim = {k: v for k, v in (state.get("simulate") or {}).items() if v not in (None, {}, "")}
+    if sim:
+        doc["simulate"] = sim
+    return doc
+
+
+def to_yaml(state: Mapping[str, Any]) -> str:
+    """The model file's text (YAML, block style; element lines in flow style)."""
+    import yaml
+
+    class _Dumper(yaml.SafeDumper):
+        pass
+
+    def flow_map(dumper: yaml.SafeDumper, data: _Flow) -> yaml.Node:
+        return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=True)
+
+    def flow_seq(dumper: yaml.SafeDumper, data: _FlowList) -> yaml.Node:
+        return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
+
+    _Dumper.add_representer(_Flow, flow_map)
+    _Dumper.add_representer(_FlowList, flow_seq)
+    doc = to_document(state)
+    section = doc["bondgraph"]
+    section["elements"] = [_Flow(e) for e in section["elements"]]
+    section["bonds"] = [_FlowList(b) if isinstance(b, list) else _Flow(b)
+                        for b in section["bonds"]]
+    head = "# written by the porthamiltonian workbench (porthamiltonian serve)\n"
+    return head + yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                            width=100)
+
+
+class _Flow(dict):
+    """A mapping written on one line."""
+
+
+class _FlowList(list):
+    """A sequence written on one line."""
+
+
+# ------------------------------------------------------------------ file → state
+def from_text(text: str, source: str = "<workbench>", fmt: str = "yaml") -> dict[str, Any]:
+    """The state of a model file's text, laid out (:func:`layout`).
+
+    Read by :func:`porthamiltonian.io.yamlmarks.read_document`, the model files' own safe
+    reader (sizes and nesting limited, no tags that construct objects)."""
+    from ..errors import SchemaError
+    from ..io.yamlmarks import read_document
+
+    try:
+        data, _lines, problems = read_document(text, source, fmt)
+    except SchemaError as err:
+        raise ModelError(str(err)) from None
+    if problems:
+        raise ModelError(problems[0])
+    return from_document(data, source)
+
+
+def from_document(doc: Any, source: str = "<workbench>") -> dict[str, Any]:
+    """The state of a model document (positions from :func:`layout`)."""
+    if not isinstance(doc, dict):
+        raise ModelError(f"{source}: a model file is a mapping (name:, bondgraph:, …)")
+    section = doc.get("bondgraph")
+    if not isinstance(section, dict):
+        others = [k for k in ("phs", "network", "mechanism", "distributed", "reactions")
+                  if k in doc]
+        what = f"a {others[0]!r} section" if others else "no bondgraph section"
+        raise ModelError(f"{source}: the workbench draws bond graphs, and this file has "
+                         f"{what}; open it with 'porthamiltonian simulate' or 'phs'")
+    state = new_state(str(doc.get("name") or "untitled"))
+    state["description"] = doc.get("description") or ""
+    state["domain"] = section.get("domain")
+    state["parameters"] = dict(doc.get("parameters") or {})
+    state["simulate"] = copy.deepcopy(doc.get("simulate") or {})
+    for k, raw in enumerate(section.get("elements") or []):
+        if not isinstance(raw, dict) or "name" not in raw or "type" not in raw:
+            raise ModelError(f"{source}: bondgraph.elements[{k}] needs a name and a type")
+        kind = str(raw["type"])
+        state["elements"].append({
+            "name": str(raw["name"]), "type": kind,
+            "values": {key: v for key, v in raw.items() if key not in ("name", "type", *_EXTRA)},
+            "extra": {key: raw[key] for key in _EXTRA if key in raw},
+            "x": 0.0, "y": 0.0})
+    for k, raw in enumerate(section.get("bonds") or []):
+        if isinstance(raw, list) and len(raw) == 2:
+            state["bonds"].append({"from": str(raw[0]), "to": str(raw[1]), "name": None})
+        elif isinstance(raw, dict) and "from" in raw and "to" in raw:
+            state["bonds"].append({"from": str(raw["from"]), "to": str(raw["to"]),
+                                   "name": raw.get("name")})
+        else:
+            raise ModelError(f"{source}: bondgraph.bonds[{k}] is [from, to] or "
+                             "{from: …, to: …}")
+    for e, (x, y) in zip(state["elements"], layout(state), strict=True):
+        e["x"], e["y"] = x, y
+    return state
+
+
+def layout(state: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """Canvas positions (px) of the elements, in their order: Kamada–Kawai on the graph
+    of bonds (each connected part laid out on its own, deterministic), scaled to the
+    canvas with the power flowing left to right where it can."""
+    import networkx as nx
+    import numpy as np
+
+    names = [e["name"] for e in state["elements"]]
+    if not names:
+        return []
+    g = nx.Graph()
+    g.add_nodes_from(names)
+    g.add_edges_from((b["from"], b["to"]) for b in state["bonds"]
+                     if b["from"] in g and b["to"] in g)
+    pos = nx.kamada_kawai_layout(g) if len(names) > 2 else {
+        n: np.array([float(k), 0.0]) for k, n in enumerate(names)}
+    xy = np.array([pos[n] for n in names], dtype=float)
+    # the first source on the left: flip x if the graph came out mirrored
+    first = next((k for k, e in enumerate(state["elements"]) if e["type"] in ("Se", "Sf")), 0)
+    if xy[first, 0] > xy[:, 0].mean():
+        xy[:, 0] = -xy[:, 0]
+    span = np.ptp(xy, axis=0)
+    span[span == 0] = 1.0
+    xy = (xy - xy.min(axis=0)) / span
+    out = xy * [_WIDTH - 2 * _MARGIN, _HEIGHT - 2 * _MARGIN] + _MARGIN
+    return [(round(float(x), 1), round(float(y), 1)) for x, y in out]
