@@ -108,11 +108,14 @@ def test_merge_names_exactly_the_storages_involved():
     assert set(sys.states) == {"C1", "C10"}
 
 
-def test_storage_fixed_by_a_source_is_refused_naming_it():
-    bg = graph([("u", "Se"), ("j", "0"), ("C1", "C", {"c": 1.0}), ("r", "R", {"r": 1.0})],
+def test_storage_fixed_by_a_source_follows_the_input_through_its_derivative():
+    """Se u – 0{C1, r}: q = C u is no state; the source's current is C u̇ + u/r
+    (bondgraph/forced.py; tests/bondgraph/test_forced.py has the rest)."""
+    bg = graph([("u", "Se"), ("j", "0"), ("C1", "C", {"c": 2.0}), ("r", "R", {"r": 4.0})],
                [("u", "j"), ("j", "C1"), ("j", "r")])
-    with pytest.raises(NoExplicitFormError, match=r"fixed by sources: C1"):
-        to_phs(bg)
+    sys = to_phs(bg)
+    assert sys.states == () and sys.inputs == ("u", "u.dot") and sys.fixed == {"C1": "2.0*u"}
+    np.testing.assert_allclose(sys.output([], [3.0, 0.5]), [2.0 * 0.5 + 3.0 / 4.0, -2.0 * 3.0])
 
 
 def test_dependent_sources_are_refused_naming_them():

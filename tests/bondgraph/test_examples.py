@@ -167,6 +167,14 @@ def servo5(p, x, u):
              "kr": wl}, {"V": Qd})
 
 
+def servo_current(p, x, u):
+    # the current source imposes i: J ω̇ = K i − b ω − k_r θ; its voltage R i + L di/dt + K ω;
+    # the derivative port's output is −L i (bondgraph/forced.py)
+    w, i, di = x["Jt"] / p["J"], u["I_s"], u["I_s.dot"]
+    return ({"Jt": p["K"] * i - p["b"] * w - p["k_r"] * x["kr"], "kr": w},
+            {"I_s": p["R_a"] * i + p["L_a"] * di + p["K"] * w, "I_s.dot": -p["L_a"] * i})
+
+
 _CACHE: dict = {}
 
 
@@ -191,6 +199,7 @@ EXAMPLES: dict[str, tuple[Ref, int]] = {
     "servo_order1.yaml": (servo1, 1),
     "servo_order3.yaml": (servo3, 3),
     "servo_order5.yaml": (servo5, 5),
+    "servo_current.yaml": (servo_current, 2),
 }
 
 
