@@ -243,3 +243,13 @@ def test_cli_phs_simulate_and_check_exit_0_on_the_servo_model(capsys):
     assert "La.i" in out and "max |power residual|" in out
     assert main(["check", str(MODEL)]) == 0
     assert "handled" in capsys.readouterr().out
+
+
+def test_model_file_with_a_step_input_is_refused_naming_the_line(tmp_path, capsys):
+    text = MODEL.read_text().replace('inputs: {I_s: "I0*(1 - exp(-t/tau))"}',
+                                     'inputs: {I_s: "I0*heaviside(t - 0.01)"}')
+    bad = tmp_path / "step.yaml"
+    bad.write_text(text)
+    assert main(["simulate", str(bad), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "step.yaml:" in err and "simulate.inputs" in err and "smooth it" in err

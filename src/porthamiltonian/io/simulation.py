@@ -70,7 +70,10 @@ def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
     inputs = {name: (signal.xreplace(values) if isinstance(signal, sp.Basic) else signal)
               for name, signal in (sim.get("inputs") or {}).items()}
     # the derivatives of inputs the model takes as inputs (a storage fixed by a source)
-    inputs = with_input_derivatives(system, inputs)
+    try:
+        inputs = with_input_derivatives(system, inputs)
+    except ModelError as err:
+        raise ModelError(f"{_where(model, 'simulate', 'inputs')}: {err}") from None
     modulation = {name: _modulation(spec) for name, spec in (sim.get("modulation") or {}).items()}
     events = [event_function(spec, model, system, inputs or None, bool(modulation))
               for spec in sim.get("events") or []]
@@ -176,6 +179,13 @@ def event_function(spec: EventSpec, model: Any, system: Any, u: Any = None,
     g.direction = spec.direction  # type: ignore[attr-defined]
     g.name = spec.name  # type: ignore[attr-defined]
     return g
+
+
+def _where(model: Any, *keys: str) -> str:
+    """``"<file>:<line>: simulate.inputs"`` (the line when the model came from a file)."""
+    line = model.line_of(*keys) if hasattr(model, "line_of") else None
+    place = f"{model.path or model.name}" + (f":{line}" if line else "")
+    return f"{place}: {'.'.join(keys)}"
 
 
 def _used(free: set[sp.Basic], names: Sequence[str], prefix: str) -> list[str]:
