@@ -90,7 +90,8 @@ def switch_problems(bg: BondGraph, el: Element, bonds: list[Bond]) -> Iterable[s
                    "simulate.modulation)")
         value = _number(s, bg.parameters)
         if value is not None and not 0 <= value <= 1:
-            yield (f"{el.where()}: switch {s} = {value:g} is outside [0, 1]; a switch is 1 "
+            shown = f"{value:g}" if s.is_number else f"{s} = {value:g}"
+            yield (f"{el.where()}: switch {shown} is outside [0, 1]; a switch is 1 "
                    "(on) or 0 (off), a value in between the duty ratio of an averaged model")
     names = el.params.get("switched")
     if not names:
