@@ -114,11 +114,15 @@ def forced(lm: LinearMap, H: HamiltonianData, paths: Sequence[str] = ()) -> PHS:
     F = blk["d_u"]
     _check_linear(lm, F)
     Cf = _compliance(lm, fixed)
-    used = [j for j in range(len(lm.inputs)) if _nonzero(_column(F, j), exact)]
+    if _nonzero(blk["y_d"] - F.T, exact) or _nonzero(blk["a_d"], exact):
+        raise NoExplicitFormError(  # power continuity says this cannot happen
+            f"internal: the rates of the fixed storages {names} enter the model other than "
+            "through the sources' outputs; please report this model")
+    used = [j for j in range(len(lm.inputs)) if _nonzero(F[:, j], exact)]
     Fd = F[:, used]
     Lam = _matmul(Cf, Fd, exact)                      # λ = Λ v
     Ayf = _matmul(blk["y_d"], Lam, exact)             # C_yf Λ
-    Aaf = _matmul(blk["a_d"], Lam, exact)             # A_af Λ (zero by power continuity)
+    Aaf = _matmul(blk["a_d"], Lam, exact)             # A_af Λ (zero, checked above)
     nv = len(used)
     if exact:
         Au = blk["a_u"].row_join(Aaf)
@@ -168,10 +172,6 @@ def _nonzero(A: Any, exact: bool) -> bool:
         return any(sp.cancel(v) != 0 for v in A)
     A = np.asarray(A, dtype=float)
     return bool(np.any(np.abs(A) > 1e-12 * max(1.0, np.abs(A).max(initial=0.0))))
-
-
-def _column(A: Any, j: int) -> Any:
-    return A[:, j]
 
 
 def _matmul(A: Any, B: Any, exact: bool) -> Any:
