@@ -271,6 +271,7 @@ def test_random_graphs_match_the_element_equations(bg, seed):
     except NoExplicitFormError:
         assume(False)
     assume(not hasattr(sys, "merged"))  # dependent storages: next test
+    assume(not hasattr(sys, "fixed"))  # storages fixed by sources: test_forced.py
     rng = np.random.default_rng(seed)
     x = dict(zip(sys.states, rng.normal(size=sys.n_states), strict=True))
     u = dict(zip(sys.inputs, rng.normal(size=sys.n_inputs), strict=True))
