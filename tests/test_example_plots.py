@@ -91,6 +91,7 @@ FAST = [
     ("oscillator", "--t-end", "20", "--out", "{out}"),
     ("pendulum", "--steps", "2000", "--out", "{out}"),
     ("analysis_rlc_bode", "{out}"),
+    ("bondgraph_mason", "{out}"),
     ("monte_carlo_motor", "--runs", "20", "--workers", "1", "--out", "{out}"),
     ("sweep_rlc", "--values", "4", "--workers", "1", "--out", "{out}"),
     ("reduce_timoshenko", "--elements", "10", "--order", "8", "--out", "{out}"),

@@ -35,13 +35,14 @@ Mason's rule (:mod:`.mason_rule`) and :func:`block_transfer` handle both.
 
 Nodes (attribute ``kind``): ``"<bond>.e"`` / ``"<bond>.f"`` (``effort`` / ``flow``,
 attribute ``bond``), a storage's state ``"C1"`` (``state``: :math:`q` or :math:`p`), a
-source's value ``"V"`` (``input``); attribute ``label`` is the name drawn.  Edges:
+source's value ``"V"`` (``input``); attribute ``label`` is the name drawn (a one-port's
+variable in its domain, ``La.i``, ``kr.tau``; else the bond's ``b4.e``).  Edges:
 ``gain`` (SymPy, in :data:`S` and the parameter symbols) and ``element`` (whose law it
 is).  ``graph.graph["names"]`` maps every accepted name to its node: the nodes
-themselves, ``"<one-port>.e"`` / ``"<one-port>.f"``, the co-energy names of the
-generated PHS (``La.i``, ``Jt.w``, and ``dH/dLa`` as
-:func:`~porthamiltonian.analysis.transfer_function` writes them) and its output names
-(``V.i``) — so ``transfer_function(to_phs(bg), "V", "dH/dLa")`` and
+themselves, ``"<one-port>.e"`` / ``"<one-port>.f"`` and their physical names (``Ra.v``,
+``Ra.i``, ``bf.w``), the co-energy names of the generated PHS (``La.i``, ``Jt.w``, and
+``dH/dLa`` as :func:`~porthamiltonian.analysis.transfer_function` writes them) and its
+output names (``V.i``) — so ``transfer_function(to_phs(bg), "V", "dH/dLa")`` and
 ``block_transfer(g, "V", "La.i")`` speak of the same signal.
 
 Limits: linear time-invariant graphs only.  Multi-bonds, storages given by a
@@ -60,7 +61,7 @@ from sympy.polys.constructor import construct_domain
 
 from ..errors import ModelError
 from .causality import analyze_causality
-from .domains import graph_quantities, output_names
+from .domains import bond_domains, graph_quantities, output_names
 from .graph import Bond, BondGraph, Element
 
 __all__ = ["S", "block_diagram", "block_transfer", "node_of", "require_lti"]
@@ -118,18 +119,22 @@ def block_diagram(bg: BondGraph) -> nx.DiGraph:
             g.add_node(node, kind=kind, bond=b.name, label=node)
             names[node] = node
     gives = {b.name: rep.effort_from[b.name] for b in bg.bonds}
+    domains = bond_domains(bg)
     for el in bg.elements.values():
         bonds = bg.bonds_of(el.name)
         if el.kind in ("C", "I", "R", "Se", "Sf"):
-            for v in "ef":
-                names[f"{el.name}.{v}"] = f"{bonds[0].name}.{v}"
-                g.nodes[f"{bonds[0].name}.{v}"]["label"] = f"{el.name}.{v}"
+            dom = domains.bond[bonds[0].name]
+            for v, q in (("e", dom.effort), ("f", dom.flow)):
+                # C1.e and, in its domain, C1.v: the label is the physical name
+                node, label = f"{bonds[0].name}.{v}", f"{el.name}.{q.symbol or v}"
+                names[f"{el.name}.{v}"] = names[label] = node
+                g.nodes[node]["label"] = label
         _LAWS[el.kind](g, el, bonds, {b.name: gives[b.name] == el.name for b in bonds})
-    quantities = graph_quantities(bg)
+    quantities = graph_quantities(bg, domains)
     for state, info in quantities.states.items():  # a C's co-energy is its effort, an I's flow
         co = "e" if bg.elements[info.element].kind == "C" else "f"
         names[info.coenergy_name] = names[f"dH/d{state}"] = names[f"{info.element}.{co}"]
-    for el, y in zip(bg.sources(), output_names(bg), strict=True):
+    for el, y in zip(bg.sources(), output_names(bg, domains), strict=True):
         names[y] = names[f"{el.name}.{'f' if el.kind == 'Se' else 'e'}"]
     return g
 
