@@ -78,6 +78,12 @@ class SimulationError(ModelError):
         self.partial = partial
 
 
+class ModelWarning(UserWarning):
+    """A model that is legal but physically suspicious (e.g. a storage energy that is not
+    convex near its rest state: not intrinsically stable); ``warnings.simplefilter("error",
+    ModelWarning)`` makes such models errors."""
+
+
 __all__ = [
     "ModelError",
     "StructureError",
@@ -86,4 +92,5 @@ __all__ = [
     "CausalityError",
     "NoExplicitFormError",
     "SimulationError",
+    "ModelWarning",
 ]

@@ -150,6 +150,9 @@ class BondGraph:
         self._indexed = 0  # number of bonds in _adjacent
         self.ports: dict[str, str] = {}  # exposed port → junction (for use as a sub-graph)
         self._aliases: dict[str, str] = {}  # "sub.port" → "sub.junction" of included graphs
+        #: included sub-graphs: instance name → the included graph's name (:meth:`include`;
+        #: the word bond graph, :mod:`.word`, draws one box per entry)
+        self.subgraphs: dict[str, str] = {}
 
     # ------------------------------------------------------------------ building
     def add(self, name: str, type: str, *, dim: int = 1, domain: Any = None,  # noqa: A002
@@ -271,6 +274,7 @@ class BondGraph:
                          line=b.line)
         for port, junction in sub.ports.items():
             self._aliases[f"{name}.{port}"] = f"{name}.{junction}"
+        self.subgraphs[name] = sub.name
 
     # ------------------------------------------------------------------ queries
     def bonds_of(self, name: str) -> list[Bond]:
@@ -328,6 +332,7 @@ class BondGraph:
                 if key == "hamiltonian":
                     names = {**params, **{s: states[s] for s in el.states}}
                     el.params[key] = _parse_value(value, names, el, key, parse_expression)
+                    _check_energy(el, self.parameters)
                     continue
                 modulated = key in ("ratio", "r")
                 names = with_states if modulated else params
@@ -403,6 +408,7 @@ class BondGraph:
         new._adjacent = {k: list(v) for k, v in self._adjacent.items()}
         new.ports = dict(self.ports)
         new._aliases = dict(self._aliases)
+        new.subgraphs = dict(self.subgraphs)
         return new
 
     # ------------------------------------------------------------------ checks
@@ -497,6 +503,10 @@ class BondGraph:
             bg._pending.pop(e["name"], None)
         for b in section["bonds"]:
             bg.connect(b["from"], b["to"], b.get("name"), line=b.get("line"))
+        from ..energy.storage_check import check_graph_storages  # warns on non-convex energies
+
+        check_graph_storages(bg, values=model.parameter_values(),
+                             initial=(model.simulate or {}).get("initial"))
         return bg
 
 
@@ -569,6 +579,14 @@ def _chemical_problems(bg: BondGraph, el: Element, bonds: list[Bond]) -> Iterabl
         if value is not None and getattr(sp.sympify(value), "is_number", False) \
                 and not sp.sympify(value).is_positive:
             yield f"{el.where()}: {key} must be positive, got {value}"
+
+
+def _check_energy(el: Element, values: Mapping[str, Any]) -> None:
+    """A user energy not convex at rest warns (:mod:`porthamiltonian.energy.storage_check`)."""
+    from ..energy.storage_check import check_storage_law
+
+    if el.type != "Ce":
+        check_storage_law(el.params["hamiltonian"], el.states, values=values, where=el.where())
 
 
 def _parse_value(value: Any, names: dict, el: Element, key: str, parse: Any) -> Any:

@@ -108,6 +108,11 @@ def check_phs(ck: Checker, value: Any, path: KeyPath) -> Section:
         data["hamiltonian"] = ck.expression(
             section["hamiltonian"], (*path, "hamiltonian"), f"{label}.hamiltonian", names
         )
+        if data["hamiltonian"] is not None:  # warns when not convex at rest (energy/)
+            from ..energy.storage_check import check_storage_law
+
+            where = ck.locate((*path, "hamiltonian"), f"{label}.hamiltonian")
+            check_storage_law(data["hamiltonian"], x, values=ck.values, where=where)
     elif section.get("Q") is not None:
         Q = data["Q"]
         xs = sympy.Matrix(x)
