@@ -31,17 +31,22 @@ if TYPE_CHECKING:  # for type checkers and the import graph
     from .impedance import element_gains, port_admittance, port_impedance
     from .mason_rule import mason, path_gain
     from .signal_flow import block_diagram, block_transfer
+    from .simplify import simplify
+    from .word import draw_word
 
 #: signal-flow graphs, Mason's rule, impedances (docs/bondgraphs-signal-flow.md): name → module
 _LAZY = {"block_diagram": "signal_flow", "block_transfer": "signal_flow", "mason": "mason_rule",
          "path_gain": "mason_rule", "element_gains": "impedance", "port_impedance": "impedance",
          "port_admittance": "impedance", "draw_block_diagram": "flow_drawing",
          "draw_gains": "flow_drawing"}
+#: Table A.1 simplification and word bond graphs (docs/bondgraphs-simplify.md)
+_LAZY |= {"simplify": "simplify", "draw_word": "word"}
 
 __all__ = ["BondGraph", "Element", "Bond", "to_phs", "to_descriptor", "junction_structure",
            "analyze_causality", "CausalityReport", "draw", "block_diagram", "block_transfer",
            "mason", "path_gain", "element_gains", "port_impedance", "port_admittance",
            "draw_block_diagram", "draw_gains"]
+__all__ += ["simplify", "draw_word"]
 
 
 def __getattr__(name: str) -> Any:

@@ -176,6 +176,7 @@ class _Work:
         for b in self.bonds:
             new.connect(b.tail, b.head, b.name, line=b.line)
         new.ports = {p: j for p, j in self.ports.items() if j in self.elements}
+        new.subgraphs = dict(self.source.subgraphs)
         return new
 
 
