@@ -43,9 +43,10 @@ __all__ = ["with_input_derivatives", "SplineInput"]
 _H = float(np.finfo(float).eps) ** (1.0 / 3.0)
 
 
-def with_input_derivatives(system: Any, inputs: Mapping[str, Any] | None) -> dict[str, Any]:
+def with_input_derivatives(system: Any, inputs: Any) -> Any:
     """``inputs`` (input name → signal) completed with the derivative inputs that
-    ``system.input_derivatives`` names; a copy, unchanged when the system has none.
+    ``system.input_derivatives`` names, as a new dict; ``inputs`` itself (whatever
+    :func:`porthamiltonian.simulate` accepts) when the system names none.
 
     Raises :class:`ModelError` naming the input when its derivative is not finite (a
     step, a zero-order hold) or cannot be formed (state feedback), or when ``inputs``
@@ -53,7 +54,7 @@ def with_input_derivatives(system: Any, inputs: Mapping[str, Any] | None) -> dic
     """
     pairs: Mapping[str, str] = getattr(system, "input_derivatives", None) or {}
     if not pairs:
-        return dict(inputs or {})
+        return inputs
     if inputs is not None and not isinstance(inputs, Mapping):
         raise ModelError(
             f"the model takes the derivative(s) {', '.join(pairs)} of its inputs as inputs; "

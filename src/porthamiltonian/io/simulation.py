@@ -125,6 +125,8 @@ def simulate_model(model: Any, system: Any = None, **overrides: Any) -> Any:
         system = simulation_system(model)
     args = simulation_arguments(model, system, t_end=overrides.pop("t_end", None))
     args.update({k: v for k, v in overrides.items() if v is not None})
+    if overrides.get("u") is not None:  # inputs given here: their derivatives too
+        args["u"] = with_input_derivatives(system, args["u"]) or None
     result = simulate(system, **args)
     if model.kind == "mechanism":
         from ..mechanics import MechanismResult
