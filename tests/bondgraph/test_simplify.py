@@ -200,3 +200,20 @@ def test_combined_graph_with_trivial_junctions_and_transformer_chains():
     assert sp.simplify(a[0, 0] - 1 / (n**2 * (Ra + Rb + s * Lp + 1 / (s * Cp)))) == 0
     assert to_phs(simple).outputs == ("u.i",)
     assert all(str(st) == st.text for st in steps) and set(rules(steps)) <= set(RULES)
+
+
+def test_switched_junction_keeps_its_switched_bond_when_a_neighbour_goes():
+    """E → 1 jL {Lb} → 1s sw → 1 k → 0 out {Cb, Rl}, sw switching its bond to k: k is
+    removed, sw now names the joined bond, and the boost's J(S) is unchanged."""
+    bg = graph([("E", "Se", {}), ("jL", "1", {}), ("Lb", "I", {"i": "L"}),
+                ("sw", "1s", {"switch": "1 - S", "switched": ["k"]}), ("k", "1", {}),
+                ("out", "0", {}), ("Cb", "C", {"c": "C"}), ("Rl", "R", {"r": "Ra"})],
+               [("E", "jL"), ("jL", "Lb"), ("jL", "sw"), ("sw", "k"), ("k", "out"),
+                ("out", "Cb"), ("out", "Rl")], L=1.0, C=1.0, Ra=10.0, S=None)
+    simple, steps = simplify(bg)[:2]
+    assert rules(steps) == ["trivial junction"] and "sw" in simple.elements
+    (joined,) = [b for b in simple.bonds if (b.tail, b.head) == ("sw", "out")]
+    assert simple.elements["sw"].params["switched"] == (joined.name,)
+    a, b = to_phs(bg), to_phs(simple)
+    assert sp.expand(sp.Matrix(a.J) - sp.Matrix(b.J)) == sp.zeros(2, 2)
+    assert next(iter(sp.Matrix(b.J).free_symbols)).name == "S"

@@ -47,7 +47,8 @@ Rules
    it merges the dependent storage of the original graph.  Nonlinear storages (given a
    ``hamiltonian``) and chemical ones are left alone.
 
-Switched junctions, Ce and Re elements are never touched.
+Switched junctions, Ce and Re elements are never rewritten; a switched junction that
+names a removed neighbour in ``switched`` is made to name the bond(s) to it instead.
 """
 
 from __future__ import annotations
@@ -159,9 +160,28 @@ class _Work:
     def other(self, b: Bond, name: str) -> str:
         return b.head if b.tail == name else b.tail
 
+    def pin_switched(self, name: str) -> None:
+        """Before ``name`` goes: a switched junction that names it in ``switched`` names
+        the bonds between them instead (bond names survive every rule)."""
+        for b in self.adj[name]:
+            x = self.elements[self.other(b, name)]
+            names = x.params.get("switched", ())
+            if x.type in SWITCHED and name in names:
+                ours = [c.name for c in self.adj[name] if self.other(c, name) == x.name]
+                x.params["switched"] = tuple(n for m in names
+                                             for n in (ours if m == name else [m]))
+
+    def rename_bond(self, old: str, new: str) -> None:
+        for x in self.elements.values():
+            if x.type in SWITCHED and old in x.params.get("switched", ()):
+                x.params["switched"] = tuple(new if n == old else n
+                                             for n in x.params["switched"])
+
     def join(self, into: Bond, out: Bond, drop: str) -> Bond:
         """Remove ``drop`` and its bonds ``into`` (X → drop) and ``out`` (drop → Y); add
         ``X → Y`` under ``into``'s name."""
+        self.pin_switched(drop)
+        self.rename_bond(out.name, into.name)
         joined = Bond(into.tail, out.head, into.name, max(into.dim, out.dim), into.line)
         k = self.bonds.index(into)
         self.bonds[k] = joined
@@ -207,6 +227,7 @@ def _chain(w: _Work) -> Step | None:
         modulated = first.type.startswith("M") or second.type.startswith("M") or bool(
             _states_in(ratio, w))
         _, out = _in_out(w, second.name)
+        w.pin_switched(second.name)
         # the second two-port and the middle bond go; the first becomes the chain
         w.bonds.remove(b)
         k = w.bonds.index(out)
@@ -283,6 +304,7 @@ def _merge_junctions(w: _Work) -> Step | None:
             continue
         keep, gone = (j1, j2) if j1.name in w.ports.values() or j2.name not in \
             w.ports.values() else (j2, j1)
+        w.pin_switched(gone.name)
         w.bonds.remove(b)
         for k, c in enumerate(w.bonds):
             if gone.name in (c.tail, c.head):
