@@ -260,3 +260,13 @@ simulate: {t_end: 1, dt: 0.01, initial: {K1: -1.0, M1: 0}}
     with pytest.raises(ModelError, match=r"element 'K1' \(C\) at line 6: its energy .* is not a "
                                          r"real number"):
         BondGraph.from_model(load_model(bond))
+
+
+@pytest.mark.slow
+def test_example_prints_the_identities_and_its_figure_is_labelled(monkeypatch, tmp_path, capsys):
+    from test_example_plots import _check, _run
+
+    _check(_run(monkeypatch, tmp_path, "energy_coenergy", "--out", "{out}"))
+    out = capsys.readouterr().out
+    assert "hold symbolically: True" in out
+    assert "H = 6235.847 J ((5/2) N R T = 6235.847)" in out

@@ -112,16 +112,21 @@ def _inverse(E: sp.Expr, q: list[sp.Symbol], e: list[sp.Expr],
     """q(e) from e = ∂E/∂q: the one real solution (or ``branch``)."""
     law = [sp.diff(E, x) for x in q]
     shown = ", ".join(f"{ei} = {g}" for ei, g in zip(e, law, strict=True))
+    eqs = [g - ei for g, ei in zip(law, e, strict=True)]
+    # floats make SymPy's solve slow (seconds): each becomes a positive symbol for it
+    numbers = {f: sp.Dummy(positive=True) for eq in eqs for f in eq.atoms(sp.Float) if f > 0}
+    back = {d: f for f, d in numbers.items()}
     try:
         with bounded("solving e = dE/dq for q"):
-            eqs = [g - ei for g, ei in zip(law, e, strict=True)]
             # SymPy's own simplification and checking of the roots takes seconds; the
             # roots are checked below, numerically at test points, instead
+            held = [eq.xreplace(numbers) for eq in eqs]
             if len(q) == 1:  # the scalar solver is several times faster than the system one
-                roots = sp.solve(eqs[0], q[0], simplify=False, check=False)
-                found = [{q[0]: r} for r in roots]
+                roots = sp.solve(held[0], q[0], simplify=False, check=False)
+                found = [{q[0]: r.xreplace(back)} for r in roots]
             else:
-                found = sp.solve(eqs, q, dict=True, simplify=False, check=False)
+                found = [{k: v.xreplace(back) for k, v in sol.items()} for sol in
+                         sp.solve(held, q, dict=True, simplify=False, check=False)]
     except (NotImplementedError, SymbolicLimit) as err:
         raise ModelError(f"legendre: no closed-form inverse of the constitutive law {shown} "
                          f"({err or 'SymPy cannot solve it'}); the co-energy needs q(e) in "
