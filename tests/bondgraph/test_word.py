@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from porthamiltonian.bondgraph import BondGraph, draw, to_phs
+from porthamiltonian.bondgraph import BondGraph, to_phs
 from porthamiltonian.bondgraph.word import WordDrawing, draw_word, groups
 from porthamiltonian.errors import ModelError
 
@@ -75,16 +75,16 @@ def test_one_box_per_subgraph_and_labelled_bonds_between_them():
     assert len(lines.get_segments()) == 2 * 4  # each bond: the line and its half-arrow barb
 
 
-def test_draw_level_word_and_grouping():
+def test_grouping_and_title():
     bg = drive()
-    d = draw(bg, level="word", title="drive train")
-    assert isinstance(d, WordDrawing) and d.ax.get_title() == "drive train"
+    d = draw_word(bg, title="drive train")
+    assert d.ax.get_title() == "drive train"
     g = groups(bg)
     assert g["m1.gy"] == "m1" and g["fan.J"] == "fan" and g["V"] == "V"
     # the same model underneath: the fan's inertia is rigidly on m1's shaft, merged
     assert to_phs(bg).states == ("m1.L", "m1.J", "m2.L", "m2.J")
-    with pytest.raises(ModelError, match="unknown level 'words'"):
-        draw(bg, level="words")
+    with pytest.raises(ModelError, match="unknown image format"):
+        draw_word(bg, out="drive.txt")
 
 
 def test_parallel_bonds_between_two_boxes_are_drawn_apart(tmp_path):

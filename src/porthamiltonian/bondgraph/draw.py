@@ -120,8 +120,7 @@ def check_format(path: str | pathlib.Path) -> None:
 
 def draw(graph: BondGraph, ax: Any = None, *, causality: bool = True,
          pos: Mapping[str, tuple[float, float]] | None = None,
-         out: str | pathlib.Path | None = None, title: str | None = None,
-         level: str = "elements") -> Any:
+         out: str | pathlib.Path | None = None, title: str | None = None) -> Drawing:
     """Draw a bond graph with Matplotlib.
 
     Parameters
@@ -141,10 +140,6 @@ def draw(graph: BondGraph, ax: Any = None, *, causality: bool = True,
         Also save the figure to this file (``.svg``, ``.png`` or ``.pdf``).
     title:
         Axes title; default the graph's name.
-    level:
-        ``"elements"`` (this drawing) or ``"word"``: the word bond graph, one box per
-        included sub-graph (:func:`~porthamiltonian.bondgraph.word.draw_word`, which
-        returns a :class:`~porthamiltonian.bondgraph.word.WordDrawing`).
 
     Returns
     -------
@@ -158,12 +153,6 @@ def draw(graph: BondGraph, ax: Any = None, *, causality: bool = True,
         A structurally wrong graph, or ``out`` with an unknown extension (checked
         before anything is drawn).
     """
-    if level == "word":
-        from .word import draw_word
-
-        return draw_word(graph, ax, pos=pos, out=out, title=title)
-    if level != "elements":
-        raise ModelError(f"draw: unknown level {level!r}; use 'elements' or 'word'")
     if out is not None:
         check_format(out)
     graph.check()

@@ -27,6 +27,7 @@ import sympy as sp
 
 from ..errors import ModelError
 from ..naming import expand, parameter_values, qualified_state
+from .switched import SWITCHED, switch_problems
 
 STORAGE = ("C", "I")
 SOURCES = ("Se", "Sf", "MSe", "MSf")
@@ -37,9 +38,8 @@ JUNCTIONS = ("0", "1")
 #: energy is the Gibbs energy of an ideal solute), and Re, a mass-action reaction (a
 #: two-port resistor between the forward and the backward affinity)
 CHEMICAL = ("Ce", "Re")
-#: switched junctions (docs/bondgraphs-simplify.md, :mod:`.switched`): a 0- or 1-junction
-#: whose ``switched`` bonds are connected while the signal ``switch`` is 1 and cut at 0
-SWITCHED = ("0s", "1s")
+# SWITCHED ("0s", "1s", from .switched; docs/bondgraphs-simplify.md): a 0- or 1-junction
+# whose ``switched`` bonds are connected while the signal ``switch`` is 1 and cut at 0
 ONE_PORTS = STORAGE + SOURCES + RESISTORS
 TYPES = ONE_PORTS + TWO_PORTS + JUNCTIONS + CHEMICAL + SWITCHED
 
@@ -464,8 +464,6 @@ class BondGraph:
             if el.type in CHEMICAL:
                 yield from _chemical_problems(self, el, bonds)
             if el.type in SWITCHED and len(bonds) >= 2:
-                from .switched import switch_problems
-
                 yield from switch_problems(self, el, bonds)
         seen: dict[str, str] = {}
         for el in self.storages():

@@ -46,7 +46,12 @@ from typing import Any
 
 import sympy as sp
 
-from .graph import SWITCHED, Bond, BondGraph, Element
+# Types of graph.py, which imports this module (the element types and the checks):
+# spelled Any here so that the two modules do not import each other.
+BondGraph = Element = Bond = Any
+
+#: the switched junction types (graph.py adds them to its element TYPES)
+SWITCHED = ("0s", "1s")
 
 __all__ = ["SWITCHED", "switched_bonds", "switched_flags", "switch_problems",
            "switched_rows", "switched_structure"]
