@@ -41,21 +41,12 @@ def _slot(state: dict[str, Any]) -> tuple[float, float]:
 
 
 def _number(text: Any) -> Any:
-    """A table cell as a model file would hold it: a number when it is one, else text
-    (an expression, a value with a unit), ``None`` when empty."""
+    """A table cell as the state holds it: its text (:func:`.canvas.to_document` makes
+    number texts numbers), ``None`` when empty."""
     if text is None:
         return None
-    if isinstance(text, (int, float)):
-        return text
-    s = str(text).strip()
-    if not s:
-        return None
-    for kind in (int, float):
-        try:
-            return kind(s)
-        except ValueError:
-            pass
-    return s
+    s = canvas.as_text(text) if isinstance(text, float) else str(text).strip()
+    return s or None
 
 
 def create_app(workspace: Workspace, model: str | None = None) -> Any:
@@ -91,7 +82,8 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
         *[Input(b, "n_clicks") for b in palette],
         Input("canvas", "tapNodeData"), Input("delete", "n_clicks"),
         Input("undo", "n_clicks"), Input("redo", "n_clicks"), Input("relayout", "n_clicks"),
-        Input("open", "n_clicks"), Input("save", "n_clicks"), Input("add-param", "n_clicks"),
+        Input("new", "n_clicks"), Input("open", "n_clicks"), Input("save", "n_clicks"),
+        Input("add-param", "n_clicks"),
         Input("params", "data_timestamp"), Input("elements-table", "data_timestamp"),
         Input("sim-table", "data_timestamp"), Input("t-end", "value"), Input("dt", "value"),
         Input("method", "value"), Input("session", "data"),
@@ -102,7 +94,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
     )
     def edit(*args: Any) -> tuple:
         n = len(palette)
-        (tap, _d, _u, _r, _l, _o, _s, _p, _t1, _t2, _t3, t_end, dt, method, session,
+        (tap, _d, _u, _r, _l, _n, _o, _s, _p, _t1, _t2, _t3, t_end, dt, method, session,
          state, shown, pending, mode, file_name, params, rows, sim_table, sel_nodes,
          sel_edges) = args[n:]
         trigger = ctx.triggered_id
@@ -140,6 +132,10 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
                 new = copy.deepcopy(state)
                 for e, (x, y) in zip(new["elements"], canvas.layout(new), strict=True):
                     e["x"], e["y"] = x, y
+            elif trigger == "new":
+                new = canvas.new_state()
+                status = "new bond graph"
+                pending = None
             elif trigger == "open":
                 text, path = workspace.read(file_name)
                 new = canvas.from_text(text, file_name)

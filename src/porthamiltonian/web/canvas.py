@@ -18,6 +18,11 @@ loader of :mod:`porthamiltonian.io` (safe YAML, the node and size limits; no cod
 and places the elements with :func:`layout` (Kamada–Kawai, deterministic), since model
 files hold no drawing positions.  Nothing here checks the model: the overlay
 (:mod:`.overlay`) does, with the model files' own checks.
+
+Numbers travel as text in the state (``"8.0"``): the page's JavaScript has one number
+type and would bring ``8.0`` back as ``8``, and the model files keep ``8.0`` a float
+(``phs`` prints ``8.0``).  :func:`to_document` turns number texts back into numbers, so
+the document is the one a YAML file with those values gives.
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ from typing import Any
 
 from ..errors import ModelError
 
-__all__ = ["PALETTE", "VALUE_KEYS", "new_state", "add_element", "add_bond", "remove",
-           "rename", "to_document", "to_yaml", "from_document", "from_text", "layout"]
+__all__ = ["PALETTE", "VALUE_KEYS", "as_text", "as_number", "new_state", "add_element",
+           "add_bond", "remove", "rename", "to_document", "to_yaml", "from_document",
+           "from_text", "layout"]
 
 #: The element types the palette offers, with the value key each one needs and its
 #: default (docs/model-files.md): a new C is ``c: 1`` (F), an R ``r: 1`` (Ω), …
@@ -129,23 +135,55 @@ def rename(state: dict[str, Any], old: str, new_name: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ state → file
+def as_text(value: Any) -> Any:
+    """``value`` with every float written as text (``8.0`` → ``"8.0"``), for the state."""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, dict):
+        return {k: as_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_text(v) for v in value]
+    return value
+
+
+def as_number(value: Any) -> Any:
+    """``value`` with every number text made a number again (``"8.0"`` → ``8.0``,
+    ``"10"`` → ``10``); other texts (expressions, values with units) stay text."""
+    if isinstance(value, str):
+        text = value.strip()
+        for kind in (int, float):
+            try:
+                number = kind(text)
+            except ValueError:
+                continue
+            return number if text.lower() not in ("nan", "inf", "-inf", "infinity") else value
+        return value
+    if isinstance(value, dict):
+        return {k: as_number(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_number(v) for v in value]
+    return value
+
+
 def to_document(state: Mapping[str, Any]) -> dict[str, Any]:
     """The model file's document (plain data, as a YAML file would give it)."""
     doc: dict[str, Any] = {"name": state.get("name") or "untitled"}
     if state.get("description"):
         doc["description"] = state["description"]
     if state.get("parameters"):
-        doc["parameters"] = dict(state["parameters"])
+        doc["parameters"] = as_number(dict(state["parameters"]))
     section: dict[str, Any] = {}
     if state.get("domain"):
         section["domain"] = state["domain"]
-    section["elements"] = [{"name": e["name"], "type": str(e["type"]), **e.get("extra", {}),
-                            **e.get("values", {})} for e in state["elements"]]
+    section["elements"] = [{"name": e["name"], "type": str(e["type"]),
+                            **as_number(e.get("extra", {})), **as_number(e.get("values", {}))}
+                           for e in state["elements"]]
     section["bonds"] = [[b["from"], b["to"]] if not b.get("name") else
                         {"from": b["from"], "to": b["to"], "name": b["name"]}
                         for b in state["bonds"]]
     doc["bondgraph"] = section
-    sim = {k: v for k, v in (state.get("simulate") or {}).items() if v not in (None, {}, "")}
+    sim = {k: as_number(v) for k, v in (state.get("simulate") or {}).items()
+           if v not in (None, {}, "")}
     if sim:
         doc["simulate"] = sim
     return doc
@@ -216,16 +254,17 @@ def from_document(doc: Any, source: str = "<workbench>") -> dict[str, Any]:
     state = new_state(str(doc.get("name") or "untitled"))
     state["description"] = doc.get("description") or ""
     state["domain"] = section.get("domain")
-    state["parameters"] = dict(doc.get("parameters") or {})
-    state["simulate"] = copy.deepcopy(doc.get("simulate") or {})
+    state["parameters"] = as_text(dict(doc.get("parameters") or {}))
+    state["simulate"] = as_text(copy.deepcopy(doc.get("simulate") or {}))
     for k, raw in enumerate(section.get("elements") or []):
         if not isinstance(raw, dict) or "name" not in raw or "type" not in raw:
             raise ModelError(f"{source}: bondgraph.elements[{k}] needs a name and a type")
         kind = str(raw["type"])
         state["elements"].append({
             "name": str(raw["name"]), "type": kind,
-            "values": {key: v for key, v in raw.items() if key not in ("name", "type", *_EXTRA)},
-            "extra": {key: raw[key] for key in _EXTRA if key in raw},
+            "values": as_text({key: v for key, v in raw.items()
+                               if key not in ("name", "type", *_EXTRA)}),
+            "extra": as_text({key: raw[key] for key in _EXTRA if key in raw}),
             "x": 0.0, "y": 0.0})
     for k, raw in enumerate(section.get("bonds") or []):
         if isinstance(raw, list) and len(raw) == 2:

@@ -44,14 +44,14 @@ STYLESHEET: list[dict[str, Any]] = [
     {"selector": "node.junction", "style": {"shape": "ellipse", "width": 30, "height": 30,
                                             "font-weight": "bold"}},
     {"selector": "node:selected", "style": {"border-width": 3, "border-color": "#1f77b4"}},
-    {"selector": "node.pending", "style": {"border-width": 3, "border-color": "#17becf",
-                                           "border-style": "double"}},
     {"selector": "node.invalid", "style": {"border-width": 2, "border-style": "dashed",
                                            "border-color": PROBLEM_COLORS["invalid"]}},
     *[{"selector": f"node.{_css_class(kind)}",
        "style": {"background-color": color, "color": "#ffffff", "border-color": color,
                  "border-width": 3}}
       for kind, color in PROBLEM_COLORS.items() if kind != "invalid"],
+    {"selector": "node.pending", "style": {"border-width": 3, "border-color": "#17becf",
+                                           "border-style": "double"}},  # last: wins
     {"selector": "edge", "style": {
         "curve-style": "straight", "width": 2, "line-color": "#333",
         "target-arrow-shape": "vee", "target-arrow-color": "#333",
@@ -129,6 +129,17 @@ def blank_figure() -> dict[str, Any]:
 
 def page(file_name: str, methods: list[str]) -> Any:
     """The page (a new session id on each load)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        # Dash 4 announces that DataTable will move out of Dash in a later major version
+        # (pyproject pins dash < 5)
+        warnings.filterwarnings("ignore", message=".*DataTable will be removed",
+                                category=DeprecationWarning)
+        return _page(file_name, methods)
+
+
+def _page(file_name: str, methods: list[str]) -> Any:
     import dash_cytoscape as cyto
     from dash import dash_table, dcc, html
 
@@ -149,6 +160,7 @@ def page(file_name: str, methods: list[str]) -> Any:
             dcc.Input(id="file-name", value=file_name, placeholder="model.yaml",
                       list="file-list", debounce=False, style={"width": "220px"}),
             html.Datalist(id="file-list"),
+            html.Button("New", id="new", style=button, title="an empty bond graph"),
             html.Button("Open", id="open", style=button),
             html.Button("Save", id="save", style=button),
             html.Span(id="status", style={"margin-left": "12px", "color": "#333"}),
@@ -176,7 +188,8 @@ def page(file_name: str, methods: list[str]) -> Any:
                 cyto.Cytoscape(id="canvas", elements=[], stylesheet=STYLESHEET,
                                layout={"name": "preset", "fit": False}, zoom=1,
                                pan={"x": 0, "y": 0}, minZoom=0.3, maxZoom=3,
-                               userZoomingEnabled=False, boxSelectionEnabled=False,
+                               userZoomingEnabled=False, userPanningEnabled=False,
+                               boxSelectionEnabled=False,
                                style=CANVAS_STYLE),
                 html.Div(style=panel, children=[
                     html.B("Causality and checks"),

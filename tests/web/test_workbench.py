@@ -1,0 +1,247 @@
+"""The workbench in a real browser (Debian's Chromium driven by Playwright).
+
+One server for the module (a thread on a free loopback port, its folder a temporary
+copy of two example models) and one browser for the session.  The tests click and drag
+as a user does and check what the page shows against independent answers: the causal
+strokes of the series RLC derived by hand, the command line's ``simulate`` on the file
+the browser saved, the causality analysis run directly on the same graph, and
+``porthamiltonian phs`` on the example file.
+
+Set ``PORTHAMILTONIAN_SCREENSHOTS=1`` to write the screenshots of docs/workbench.md
+(``docs/img/workbench-*.png``); without it nothing in the checkout changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pathlib
+import shutil
+
+import pytest
+
+CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "",
+                             shutil.which("chromium-browser") or "") if p and
+                 os.access(p, os.X_OK)), None)
+if CHROMIUM is None:
+    pytest.skip("no Chromium binary (/usr/bin/chromium): the browser tests need Debian's "
+                "chromium package (.ci/run installs it)", allow_module_level=True)
+pytest.importorskip("dash", reason="the web extra is not installed")
+pytest.importorskip("dash_cytoscape", reason="the web extra is not installed")
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="playwright (the test extra) is not installed")
+
+from porthamiltonian.bondgraph.causality import analyze_causality  # noqa: E402
+from porthamiltonian.bondgraph.graph import BondGraph  # noqa: E402
+from porthamiltonian.cli.app import main  # noqa: E402
+from porthamiltonian.web.server import Server  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "img"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+TIMEOUT = 20_000  # ms: a callback that imports SymPy the first time takes seconds
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    path = tmp_path_factory.mktemp("workbench")
+    shutil.copy(ROOT / "examples" / "models" / "elevator.yaml", path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(folder):
+    with Server(root=folder) as s:
+        yield s
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def session(browser, server):
+    """One page for the module (loading Dash's bundles takes seconds); tests start from
+    an empty graph with the New button."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1050},
+                                  accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    pg.goto(server.url)
+    pg.wait_for_selector("#messages div")  # the first callback answered
+    yield pg
+    context.close()
+
+
+@pytest.fixture
+def page(session):
+    session.click("#new")
+    session.wait_for_function("document.querySelectorAll('#elements-table "
+                              "td[data-dash-column=\"name\"]').length == 0")
+    session.click("text=move/select")
+    return session
+
+
+def _screenshot(pg, name: str) -> None:
+    if os.environ.get("PORTHAMILTONIAN_SCREENSHOTS"):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(SHOTS / f"workbench-{name}.png"), full_page=True)
+
+
+class Canvas:
+    """Clicks and drags on the Cytoscape canvas at graph coordinates (zoom 1, no pan)."""
+
+    def __init__(self, pg) -> None:
+        self.pg = pg
+        box = pg.locator("#canvas").bounding_box()
+        self.x0, self.y0 = box["x"], box["y"]
+
+    def click(self, x: float, y: float) -> None:
+        self.pg.mouse.click(self.x0 + x, self.y0 + y)
+
+    def drag(self, a: tuple[float, float], b: tuple[float, float]) -> None:
+        m = self.pg.mouse
+        m.move(self.x0 + a[0], self.y0 + a[1])
+        m.down()
+        for k in range(1, 6):
+            m.move(self.x0 + a[0] + (b[0] - a[0]) * k / 5, self.y0 + a[1] + (b[1] - a[1]) * k / 5)
+        m.up()
+        # the canvas reports positions to the server 100 ms after a drag (debounced)
+        self.pg.wait_for_timeout(400)
+
+
+def _status(pg, text: str) -> None:
+    pg.wait_for_selector(f"#status:has-text('{text}')")
+
+
+def _edit_cell(pg, table: str, row: int, column: str, text: str) -> None:
+    cell = pg.locator(f"#{table} td[data-dash-column='{column}']").nth(row)
+    cell.click()
+    pg.keyboard.type(text)
+    pg.keyboard.press("Enter")
+
+
+def _add(pg, kind: str, count: int) -> None:
+    pg.click(f"#add-{kind}")
+    pg.wait_for_function(f"document.querySelectorAll('#elements-table td"
+                         f"[data-dash-column=\"name\"]').length >= {count}")
+
+
+def test_series_rlc_by_clicking_simulates_as_the_cli(page, folder, tmp_path):
+    pg = page
+    # the palette puts elements on a grid: 90 + 110 k px across, 70 px down
+    for k, kind in enumerate(("Se", "1", "R", "C", "I")):
+        _add(pg, kind, k + 1)
+    cv = Canvas(pg)
+    slots = {name: (90 + 110 * k, 70) for k, name in enumerate(("Se1", "j1", "R1", "C1", "I1"))}
+    where = {"Se1": (90, 200), "j1": (270, 200), "R1": (270, 80), "C1": (450, 200),
+             "I1": (270, 330)}
+    for name in ("I1", "C1", "R1", "j1", "Se1"):  # drag each to its place
+        cv.drag(slots[name], where[name])
+    pg.click("text=draw bonds")
+    for n, (tail, head) in enumerate((("Se1", "j1"), ("j1", "R1"), ("j1", "C1"),
+                                      ("j1", "I1"))):
+        cv.click(*where[tail])
+        _status(pg, f"bond from {tail}")
+        cv.click(*where[head])
+        _status(pg, f"bond {tail} → {head}")
+        pg.wait_for_function(f"document.querySelectorAll('.bond-causality').length >= {n + 1}")
+    # the strokes, derived by hand: the junction's flow is the inductor's (integral
+    # causality), so the R and the C impose their efforts on the junction and the
+    # source's effort goes into it
+    strokes = pg.locator(".bond-causality").all_text_contents()
+    assert strokes == ["Se1 → j1: stroke at j1 (Se1 imposes the effort)",
+                       "j1 → R1: stroke at j1 (R1 imposes the effort)",
+                       "j1 → C1: stroke at j1 (C1 imposes the effort)",
+                       "j1 → I1: stroke at I1 (j1 imposes the effort)"]
+    assert "integral causality (2): C1, I1" in pg.inner_text("#explanation")
+    for row, value in ((2, "10"), (3, "1e-3"), (4, "0.1")):  # R1, C1, I1
+        _edit_cell(pg, "elements-table", row, "value", value)
+    pg.wait_for_selector("#summary:has-text('H = 500.0*C1**2 + 5.0*I1**2')")
+    summary = pg.inner_text("#summary")  # J, R, G of the series RLC with R = 10 Ω
+    assert "J = [[0, 1], [-1, 0]]" in summary and "R = [[0, 0], [0, 10]]" in summary
+    assert "G = [[0], [1]]" in summary
+    _edit_cell(pg, "sim-table", 0, "value", "sin(2*pi*50*t)")
+    for field, value in (("#t-end", "0.04"), ("#dt", "0.0001")):
+        pg.fill(field, value)
+        pg.press(field, "Enter")
+    pg.wait_for_function("document.querySelector('#sim-table').innerText.includes('sin')")
+    pg.fill("#file-name", "rlc.yaml")
+    pg.click("#save")
+    _status(pg, "saved rlc.yaml")
+    pg.click("#simulate")
+    pg.wait_for_selector("#run-status:has-text('done')")
+    pg.wait_for_selector("#energy .main-svg")
+    _screenshot(pg, "rlc")
+    with pg.expect_download() as got:
+        pg.click("#download-csv")
+    web_csv = tmp_path / "web.csv"
+    got.value.save_as(web_csv)
+    code, _, err = _cli("simulate", str(folder / "rlc.yaml"), "--out",
+                        str(tmp_path / "cli.csv"), "--no-progress")
+    assert code == 0, err
+    cli = (tmp_path / "cli.csv").read_text()
+    assert cli.splitlines()[0] == "t,x:C1,x:I1,u:Se1,y:Se1.f,H,power_residual"
+    assert len(cli.splitlines()) == 402 and web_csv.read_text() == cli
+
+
+def test_two_sources_on_a_zero_junction_are_a_conflict(page):
+    pg = page
+    for k, kind in enumerate(("Se", "Se", "0")):
+        _add(pg, kind, k + 1)
+    cv = Canvas(pg)
+    cv.drag((310, 70), (200, 180))  # the junction below, between the sources
+    pg.click("text=draw bonds")
+    for tail, at in (("Se1", (90, 70)), ("Se2", (200, 70))):
+        cv.click(*at)
+        _status(pg, f"bond from {tail}")
+        cv.click(200, 180)
+        _status(pg, f"bond {tail} → j1")
+    pg.wait_for_selector(".causality-message")
+    shown = pg.locator(".causality-message").all_inner_texts()
+    bg = BondGraph("untitled")  # the same graph, analysed directly
+    for name, kind in (("Se1", "Se"), ("Se2", "Se"), ("j1", "0")):
+        bg.add(name, kind)
+    bg.connect("Se1", "j1")
+    bg.connect("Se2", "j1")
+    report = analyze_causality(bg)
+    assert report.dependent_sources and shown == report.messages
+    assert "dependent sources" in shown[0]
+    rows = pg.locator("#elements-table td[data-dash-column='problem']").all_inner_texts()
+    assert ["dependent source" in r for r in rows] == \
+        [n in report.dependent_sources for n in ("Se1", "Se2", "j1")]
+    # the canvas paints the dependent source in the drawings' colour (#8c564b)
+    colors = pg.evaluate("['Se1', 'Se2', 'j1'].map(n => cy.getElementById(n)"
+                         ".style('background-color'))")
+    assert colors == ["rgb(140,86,75)" if n in report.dependent_sources else "rgb(255,255,255)"
+                      for n in ("Se1", "Se2", "j1")]
+    _screenshot(pg, "conflict")
+
+
+def test_elevator_equations_are_those_of_phs(page, folder):
+    pg = page
+    pg.fill("#file-name", "elevator.yaml")
+    pg.click("#open")
+    _status(pg, "opened elevator.yaml")
+    pg.wait_for_selector("#summary:has-text('elevator: 4 states')")
+    pg.wait_for_selector("#latex mjx-container")  # rendered by MathJax
+    _screenshot(pg, "elevator")
+    code, text, _ = _cli("phs", str(folder / "elevator.yaml"))
+    assert code == 0 and pg.inner_text("#summary").strip() == text.strip()
+    code, latex, _ = _cli("phs", "--latex", str(folder / "elevator.yaml"))
+    source = pg.locator("#latex-source").text_content()
+    assert code == 0 and source.strip() == latex.strip()
