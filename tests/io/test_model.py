@@ -236,7 +236,7 @@ def test_bad_bondgraph_reports_everything_with_lines():
         f"{s}:8: bondgraph.elements[3] (L1).i: '^' is not a power operator; use '**' "
         "(column 1: 'm^2') in 'm^2'",
         f"{s}:9: bondgraph.elements[4] (X1): unknown element type 'Q'; use one of Se, Sf, MSe, "
-        "MSf, 0, 1, C, I, R, MR, TF, GY, MTF, MGY, Ce, Re",
+        "MSf, 0, 1, C, I, R, MR, TF, GY, MTF, MGY, Ce, Re, 0s, 1s",
         f"{s}:10: bondgraph.bonds[2]: unknown element 'Nope'; elements are: u, j, C1, L1",
         f"{s}:11: unknown top-level key 'extra'; expected one of name, description, "
         f"parameters, {', '.join(SECTIONS)}, simulate",
