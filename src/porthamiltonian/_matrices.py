@@ -6,6 +6,12 @@ The IR keeps a matrix in one of three kinds:
 * ``"sparse"`` — ``scipy.sparse.csr_array`` (large discretized systems),
 * ``"symbolic"`` — ``sympy.ImmutableMatrix`` (parameters as symbols, entries that
   may depend on the state).
+
+SymPy (≥ 1.9) stores every matrix, dense or sparse, as a dictionary of its non-zero
+entries (``DomainMatrix`` in the ``SDM`` format), so a symbolic model of thousands of
+states costs memory and time in its non-zeros, provided the code around it never goes
+through the flat list of all ``n²`` entries: :func:`immutable` converts without it and
+:func:`nonzero_entries` walks the non-zeros only.
 """
 
 from __future__ import annotations
@@ -55,16 +61,40 @@ def as_symbolic(A: Any, shape: tuple[int, int], name: str) -> sp.ImmutableMatrix
     M = _fix_vector_shape(M, shape)
     if M.shape != shape:
         raise StructureError(f"{name} has shape {M.shape}; expected {shape}")
-    for (i, j), v in _entries(M):
+    for (i, j), v in nonzero_entries(M):
         if v.has(sp.nan, sp.zoo, sp.oo, -sp.oo) or (v.is_Number and not v.is_finite):
             raise StructureError(f"{name} has a NaN or infinite entry at row {i}, column {j} "
                                  f"({v}); every entry of a system matrix must be finite")
+    return immutable(M)
+
+
+def immutable(M: sp.MatrixBase) -> sp.ImmutableMatrix:
+    """``sp.ImmutableMatrix(M)`` in time proportional to the non-zeros of ``M``.
+
+    SymPy's constructor rebuilds a matrix from the flat list of its ``n²`` entries
+    (1.3 s for a 2000 × 2000 matrix with 2000 non-zeros); sharing a copy of the
+    entry dictionary gives the same immutable matrix at once."""
+    if isinstance(M, sp.ImmutableDenseMatrix):
+        return M
+    rep = getattr(M, "_rep", None)
+    if rep is not None and hasattr(sp.ImmutableDenseMatrix, "_fromrep"):
+        return sp.ImmutableDenseMatrix._fromrep(rep.copy())
     return sp.ImmutableMatrix(M)
 
 
-def _entries(M: sp.MatrixBase) -> Any:
-    """``((i, j), value)`` of the non-zero entries of ``M``."""
-    return ((divmod(k, M.cols), v) for k, v in enumerate(M) if v != 0)
+def mutable(M: sp.MatrixBase) -> sp.MutableDenseMatrix:
+    """A mutable copy of ``M`` for intermediate arithmetic: an immutable SymPy matrix
+    also holds the flat tuple of all its entries, so each sum, transpose or substitution
+    of immutable matrices costs ``n²``; on mutable ones it costs the non-zeros."""
+    rep = getattr(M, "_rep", None)
+    if rep is not None and hasattr(sp.MutableDenseMatrix, "_fromrep"):
+        return sp.MutableDenseMatrix._fromrep(rep.copy())
+    return sp.Matrix(M)
+
+
+def nonzero_entries(M: sp.MatrixBase) -> list[tuple[tuple[int, int], Any]]:
+    """``((i, j), value)`` of the non-zero entries of ``M``, row by row."""
+    return sorted((ij, v) for ij, v in M.todok().items() if v != 0)
 
 
 def as_numeric(A: Any, shape: tuple[int, int], name: str, *, sparse: bool) -> Matrix:
@@ -136,10 +166,11 @@ def to_dense(A: Matrix) -> np.ndarray:
     return np.asarray(A, dtype=float)
 
 
-def block(rows: Sequence[Sequence[Matrix]], kind: str) -> Matrix:
-    """Assemble a block matrix of one kind."""
-    if kind == "symbolic":
-        return sp.ImmutableMatrix(sp.BlockMatrix([list(r) for r in rows]).as_explicit())
+def block(rows: Sequence[Sequence[Matrix]], kind: str, *, frozen: bool = True) -> Matrix:
+    """Assemble a block matrix of one kind (symbolic: immutable unless not ``frozen``)."""
+    if kind == "symbolic":  # not BlockMatrix.as_explicit: it visits every entry
+        out = sp.Matrix.vstack(*(sp.Matrix.hstack(*(mutable(b) for b in r)) for r in rows))
+        return immutable(out) if frozen else out
     if kind == "sparse":
         return sps.csr_array(sps.block_array([[sps.csr_array(b) for b in r] for r in rows]))
     return np.block([[to_dense(b) for b in r] for r in rows])

@@ -196,9 +196,7 @@ class PHS(Sealed):
                 hamiltonian = sp.Rational(1, 2) * (xv.T * Qs * xv)[0, 0] if n else sp.S.Zero
             H = sp.sympify(hamiltonian)
             self._H = H.xreplace(_rename_map(H, self.x))
-            self._mats = {
-                k: sp.ImmutableMatrix(v.xreplace(_rename_map(v, self.x))) for k, v in mats.items()
-            }
+            self._mats = {k: mx.immutable(_renamed(v, self.x)) for k, v in mats.items()}
             self._check_symbols()
             self._check_values()
         else:
@@ -334,7 +332,7 @@ class PHS(Sealed):
     def gradient_expr(self) -> sp.Matrix:
         """:math:`\\nabla H(x)` as a SymPy column (symbolic systems)."""
         xs = self.state_symbols
-        return sp.Matrix(len(xs), 1, [sp.diff(self.hamiltonian, xi) for xi in xs])
+        return sp.Matrix(len(xs), 1, _gradient(self.hamiltonian, xs))
 
     def free_parameters(self) -> list[str]:
         """Names of the parameter symbols in the system (all symbols that are not states)."""
@@ -345,7 +343,11 @@ class PHS(Sealed):
 
     def dissipation_matrix(self) -> Any:
         """:math:`W = [[R, P], [P^\\top, S]]`."""
-        return mx.block([[self.R, self.P], [self.P.T, self.S]], self.kind)
+        return self._dissipation(frozen=True)
+
+    def _dissipation(self, frozen: bool) -> Any:
+        P = mx.mutable(self.P) if self.symbolic else self.P
+        return mx.block([[self.R, P], [P.T, self.S]], self.kind, frozen=frozen)
 
     def full_matrices(self) -> tuple[Any, Any]:
         r""":math:`(\mathcal J, \mathcal R)` of ``[ẋ; −y] = (𝒥 − ℛ)[∇H; u]``, size n + m."""
@@ -370,7 +372,7 @@ class PHS(Sealed):
         # W ⪰ 0 must hold for the parameter values given (where some are given), which is
         # at least as decidable as the check in symbols; J skew is exact in the symbols.
         values = self.parameter_values()
-        W = self.dissipation_matrix()
+        W = self._dissipation(frozen=False)
         name = "[[R, P], [Pᵀ, S]]" + (" with the given parameter values" if values else "")
         self.assumptions = notes + check_psd(W.xreplace(values) if values else W, labels,
                                              tol, name)
@@ -381,6 +383,8 @@ class PHS(Sealed):
         vals = self.parameter_values()
         bad = []
         for label, expr in (("H", self._H), *self._mats.items()):
+            if isinstance(expr, sp.MatrixBase):
+                expr = mx.mutable(expr)  # substitution in the non-zeros only
             e = expr.xreplace(vals) if vals else expr
             if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or _overflows(e):
                 bad.append(label)
@@ -747,6 +751,43 @@ def _read_only(A: Any) -> Any:
     if sps.issparse(A):  # a copy, left writable: SciPy sorts indices in place
         return A.copy()
     return A
+
+
+def _gradient(H: sp.Expr, xs: Sequence[sp.Symbol]) -> list[sp.Expr]:
+    """``[∂H/∂x for x in xs]``.  A sum is differentiated term by term in the states each
+    term holds: the same result as ``sp.diff(H, x)`` (which differentiates every term for
+    every state), in time linear, not quadratic, in the storages of a large network."""
+    if not isinstance(H, sp.Add) or len(xs) < 8:
+        return [sp.diff(H, x) for x in xs]
+    wanted = set(xs)
+    parts: dict[sp.Symbol, list[sp.Expr]] = {x: [] for x in xs}
+    for term in H.args:
+        for x in term.free_symbols & wanted:
+            parts[x].append(_monomial_derivative(term, x))
+    return [sp.Add(*parts[x]) for x in xs]
+
+
+def _monomial_derivative(term: sp.Expr, x: sp.Symbol) -> sp.Expr:
+    """``∂term/∂x``; ``c·xᵏ`` (``c`` free of ``x``, the energy of a linear storage) by the
+    power rule — SymPy's ``diff`` of a product costs milliseconds per term (it takes the
+    general n-th derivative route) — anything else by ``sp.diff``."""
+    factors = term.args if isinstance(term, sp.Mul) else (term,)
+    with_x = [f for f in factors if f.has(x)]
+    if len(with_x) == 1:
+        f = with_x[0]
+        if f == x:
+            return sp.Mul(*(g for g in factors if g is not f))
+        if isinstance(f, sp.Pow) and f.base == x and f.exp.is_Number:
+            rest = (g for g in factors if g is not f)
+            return sp.Mul(f.exp, *rest, x ** (f.exp - 1))
+    return sp.diff(term, x)
+
+
+def _renamed(A: sp.MatrixBase, xs: Sequence[sp.Symbol]) -> sp.MatrixBase:
+    """``A`` in the state symbols ``xs``; ``A`` itself when nothing is renamed (a
+    substitution would rebuild every entry of a large immutable matrix)."""
+    rename = _rename_map(A, xs)
+    return A.xreplace(rename) if rename else A
 
 
 def _rename_map(A: Any, xs: Sequence[sp.Symbol]) -> dict[sp.Symbol, sp.Symbol]:

@@ -27,7 +27,7 @@ import scipy.sparse as sps
 import scipy.sparse.linalg as spla
 import sympy as sp
 
-from ._matrices import Matrix, kind_of, norm_scale, to_dense
+from ._matrices import Matrix, kind_of, mutable, nonzero_entries, norm_scale, to_dense
 from .bounded import SymbolicLimit, bounded
 from .errors import StructureError
 
@@ -59,18 +59,17 @@ def _check_symmetry(A: Matrix, name: str, labels: Sequence[str], tol: float,
     op = "+" if sign > 0 else "−"
     kind = kind_of(A)
     if kind == "symbolic":
+        A = mutable(A)  # sums of immutable matrices cost n², of mutable ones the non-zeros
         D = A + A.T if sign > 0 else A - A.T
         try:
             with bounded(f"the symbolic check that {name} is {what}"):
-                for i in range(D.rows):
-                    for j in range(i, D.cols):
-                        d = D[i, j]
-                        if d != 0 and sp.simplify(d) != 0:
-                            raise StructureError(
-                                f"{name} is not {what}: {_entry(name, labels, labels, i, j)} "
-                                f"{op} {_entry(name, labels, labels, j, i)} = "
-                                f"{sp.simplify(d)} ≠ 0 (entries {A[i, j]} and {A[j, i]})"
-                            )
+                for (i, j), d in nonzero_entries(D):  # the non-zeros only: n² is too many
+                    if j >= i and sp.simplify(d) != 0:
+                        raise StructureError(
+                            f"{name} is not {what}: {_entry(name, labels, labels, i, j)} "
+                            f"{op} {_entry(name, labels, labels, j, i)} = "
+                            f"{sp.simplify(d)} ≠ 0 (entries {A[i, j]} and {A[j, i]})"
+                        )
         except SymbolicLimit as limit:
             return _check_zero_sampled(D, f"{name} {op} {name}ᵀ", what, name, limit)
         return []
@@ -212,11 +211,23 @@ def _check_psd_sparse(W: sps.sparray, labels: Sequence[str], tol: float, name: s
         raise StructureError(_eigen_message(float(lam[0]), vec[:, 0], labels, name))
 
 
+#: numeric-valued symbolic dissipation matrices above this size are checked as sparse ones
+SPARSE_PSD_FROM = 100
+
+
 def _check_psd_symbolic(W: sp.MatrixBase, labels: Sequence[str], name: str) -> list[str]:
-    if all(w == 0 for w in W):  # structurally (SymPy's is_zero_matrix may take minutes)
+    entries = nonzero_entries(W)  # structurally (SymPy's is_zero_matrix may take minutes)
+    if not entries:
         return []
     if not W.free_symbols:
-        _check_psd_dense(np.array(W.tolist(), dtype=float), labels, DEFAULT_TOL, name)
+        if W.rows < SPARSE_PSD_FROM:
+            _check_psd_dense(np.array(W.tolist(), dtype=float), labels, DEFAULT_TOL, name)
+        else:  # a large model from a generator: never through the n² dense entries
+            rows = [i for (i, _), _ in entries]
+            cols = [j for (_, j), _ in entries]
+            vals = [float(v) for _, v in entries]
+            _check_psd_sparse(sps.csr_array((vals, (rows, cols)), shape=W.shape), labels,
+                              DEFAULT_TOL, name)
         return []
     try:
         with bounded(f"the symbolic check {name} ⪰ 0"):
@@ -227,15 +238,18 @@ def _check_psd_symbolic(W: sp.MatrixBase, labels: Sequence[str], name: str) -> l
 
 def _decide_psd_symbolic(W: sp.MatrixBase, labels: Sequence[str], name: str) -> list[str]:
     undecided: list[str] = []
-    for k in range(W.rows):
-        d = sp.simplify(W[k, k])
+    entries = nonzero_entries(W)
+    for (k, j), w in entries:
+        if k != j:
+            continue
+        d = sp.simplify(w)
         if d.is_negative:
             raise StructureError(
                 f"the dissipation matrix {name} is not positive semi-definite: its diagonal "
                 f"entry at {labels[k]} is {d} < 0"
             )
     # Only the non-zero principal block matters; keep SymPy's work small.
-    nz = [k for k in range(W.rows) if any(W[k, j] != 0 for j in range(W.cols))]
+    nz = sorted({k for (k, _), _ in entries})
     Wn = W.extract(nz, nz)
     verdict = Wn.is_positive_semidefinite if Wn.rows <= 8 else None
     if verdict is False:

@@ -50,6 +50,9 @@ def storage_energy(bg: BondGraph, exact: bool) -> HamiltonianData:
     """The storages' energy; numeric and linear: only ``Q`` (no SymPy on that path)."""
     storages = bg.storages()
     if not exact and all("hamiltonian" not in el.params for el in storages):
+        if all(el.dim == 1 and not isinstance(el.params["c" if el.kind == "C" else "i"],
+                                                sp.MatrixBase) for el in storages):
+            return HamiltonianData(None, _scalar_q(storages))
         blocks = []
         for el in storages:
             c = compliance(el, numeric=True)
@@ -61,6 +64,24 @@ def storage_energy(bg: BondGraph, exact: bool) -> HamiltonianData:
         if "hamiltonian" in el.params:
             terms.append(el.params["hamiltonian"])
             continue
+        v = el.params["c" if el.kind == "C" else "i"]
+        if el.dim == 1 and not isinstance(v, sp.MatrixBase):
+            # q²/(2c): the 1 × 1 case of xᵀc⁻¹x/2 without building, inverting and
+            # multiplying three SymPy matrices per storage (seconds on a large network)
+            if v == 0:
+                compliance(el)  # raises, naming the element
+            terms.append(state_symbol(el.states[0]) ** 2 * (1 / v) / 2)
+            continue
         x = sp.Matrix([state_symbol(s) for s in el.states])
         terms.append((x.T * compliance(el).inv() * x)[0, 0] / 2)
     return HamiltonianData(sp.Add(*terms), None)
+
+
+def _scalar_q(storages: list[Element]) -> Any:
+    """``Q = diag(1/c)`` of scalar linear storages, in one vectorized step (a 1 × 1
+    ``inv`` and ``det`` per storage dominated large numeric generations)."""
+    c = np.array([float(el.params["c" if el.kind == "C" else "i"]) for el in storages])
+    bad = np.flatnonzero(np.abs(c) < 1e-300)
+    if bad.size:
+        compliance(storages[int(bad[0])], numeric=True)  # raises, naming the element
+    return sps.diags(1.0 / c, format="csr") if c.size else sps.csr_matrix((0, 0))

@@ -57,10 +57,11 @@ def solve_sorted(rows: Sequence[dict[int, Any]], rhs: Sequence[Combination],
     n_eq = len(rows)
     if n_eq != n_vars:
         raise SingularSystem(list(range(n_eq)), [], structural=True)
-    match = _matching(rows, n_vars)
+    pattern = _pattern(rows, n_vars)
+    match = _matching(pattern, n_vars)
     eq_of = np.empty(n_vars, dtype=np.int64)
     eq_of[match] = np.arange(n_eq)
-    order = _blocks(rows, match, eq_of)
+    order = _blocks(pattern, match, eq_of)
     value: list[Combination | None] = [None] * n_vars
     for block in order:
         if len(block) == 1:
@@ -94,11 +95,15 @@ def _add(old: Any, term: Any) -> Any:
 
 
 # ---------------------------------------------------------------------- sorting
-def _matching(rows: Sequence[dict[int, Any]], n: int) -> np.ndarray:
+def _pattern(rows: Sequence[dict[int, Any]], n: int) -> sps.csr_matrix:
+    """The equations' sparsity pattern: row i holds the variables of equation i."""
     indptr = np.zeros(len(rows) + 1, dtype=np.int64)
     indptr[1:] = np.cumsum([len(r) for r in rows])
     indices = np.fromiter((j for r in rows for j in r), dtype=np.int32, count=int(indptr[-1]))
-    pattern = sps.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(rows), n))
+    return sps.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(rows), n))
+
+
+def _matching(pattern: sps.csr_matrix, n: int) -> np.ndarray:
     match = maximum_bipartite_matching(pattern, perm_type="column")
     if np.any(match < 0):
         unmatched_rows = [int(i) for i in np.flatnonzero(match < 0)]
@@ -108,37 +113,43 @@ def _matching(rows: Sequence[dict[int, Any]], n: int) -> np.ndarray:
     return match
 
 
-def _blocks(rows: Sequence[dict[int, Any]], match: np.ndarray,
+def _blocks(pattern: sps.csr_matrix, match: np.ndarray,
             eq_of: np.ndarray) -> list[list[int]]:
     """Equations grouped into strongly connected blocks, dependencies first."""
-    n = len(rows)
-    src, dst = [], []
-    for i, r in enumerate(rows):
-        mine = match[i]
-        for j in r:
-            if j != mine:
-                src.append(i)  # equation i needs the equation that determines j
-                dst.append(int(eq_of[j]))
+    n = pattern.shape[0]
+    # equation i needs the equation that determines each of its other variables j
+    row_of = np.repeat(np.arange(n), np.diff(pattern.indptr))
+    other = pattern.indices != match[row_of]
+    src, dst = row_of[other], eq_of[pattern.indices[other]]
     graph = sps.csr_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))
     n_blocks, label = connected_components(graph, directed=True, connection="strong")
-    members: list[list[int]] = [[] for _ in range(n_blocks)]
-    for i, lab in enumerate(label):
-        members[lab].append(i)
-    # Kahn's algorithm on the condensation: a block is ready when every block it
-    # depends on is done.
-    needs = [set() for _ in range(n_blocks)]
+    la, lb = label[src], label[dst]
+    cross = la != lb
+    by_label = np.argsort(label, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(np.bincount(label, minlength=n_blocks))]).tolist()
+    flat = by_label.tolist()
+    members = [flat[starts[b]:starts[b + 1]] for b in range(n_blocks)]
+    if np.all(lb[cross] < la[cross]):
+        # SciPy numbers the components of Pearce's algorithm so that a block's
+        # dependencies come first; checked, not assumed (Kahn's algorithm otherwise)
+        return members
+    return [members[b] for b in _topological(n_blocks, la[cross], lb[cross])]
+
+
+def _topological(n_blocks: int, needer: np.ndarray, needed: np.ndarray) -> list[int]:
+    """Kahn's algorithm on the condensation: a block is ready when every block it
+    depends on is done."""
+    edges = np.unique(needer.astype(np.int64) * n_blocks + needed)
+    needer, needed = (edges // n_blocks).tolist(), (edges % n_blocks).tolist()
+    pending = np.bincount(np.asarray(needer, dtype=np.int64), minlength=n_blocks).tolist()
     needed_by: list[list[int]] = [[] for _ in range(n_blocks)]
-    for a, b in zip(src, dst, strict=True):
-        la, lb = label[a], label[b]
-        if la != lb and lb not in needs[la]:
-            needs[la].add(lb)
-            needed_by[lb].append(la)
-    pending = [len(s) for s in needs]
+    for a, b in zip(needer, needed, strict=True):
+        needed_by[b].append(a)
     ready = [b for b in range(n_blocks) if pending[b] == 0]
-    order: list[list[int]] = []
+    order: list[int] = []
     while ready:
         b = ready.pop()
-        order.append(members[b])
+        order.append(b)
         for c in needed_by[b]:
             pending[c] -= 1
             if pending[c] == 0:

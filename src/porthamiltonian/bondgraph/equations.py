@@ -44,7 +44,7 @@ from typing import Any
 import sympy as sp
 
 from ..naming import expand
-from .graph import SWITCHED, BondGraph, Element
+from .graph import STORAGE, SWITCHED, BondGraph, Element
 from .switched import switched_rows
 
 Coefficient = Callable[[Any], Any]
@@ -66,6 +66,12 @@ class ElementEquations:
     def add(self, owner: str, row: dict[int, Any], rhs: dict[int, Any] | None = None) -> None:
         self.rows.append({j: a for j, a in row.items() if not _zero(a)})
         self.rhs.append(rhs or {})
+        self.owners.append(owner)
+
+    def add_unit(self, owner: str, row: dict[int, Any], rhs: dict[int, Any]) -> None:
+        """:meth:`add` for a row whose coefficients are ±1 (nothing to drop)."""
+        self.rows.append(row)
+        self.rhs.append(rhs)
         self.owners.append(owner)
 
     def known(self, name: str) -> int:
@@ -98,37 +104,48 @@ def element_equations(bg: BondGraph, derivative: Iterable[str] = (),
     def f(b: Any, c: int) -> int:
         return base[b.name] + 2 * c + 1
 
-    storages, sources = bg.storages(), bg.sources()
-    for el in storages:
-        (b,) = bg.bonds_of(el.name)
+    # one pass over the elements (``kind`` is a property; a large graph asks it 10⁶ times
+    # otherwise), the equations in the order storages, sources, resistors, the rest
+    storages: list[tuple[str, Element]] = []
+    sources: list[tuple[str, Element]] = []
+    resistors: list[tuple[str, Element]] = []
+    rest: list[tuple[str, Element]] = []
+    for el in bg.elements.values():
+        k = el.kind
+        (storages if k in STORAGE else sources if k in ("Se", "Sf")
+         else resistors if k == "R" else rest).append((k, el))
+    adjacent = bg.bonds_of
+    for kind, el in storages:
+        (b,) = adjacent(el.name)
         integral = el.name not in derivative
         # C integral: e = z, q̇ = f; I integral: f = z, ṗ = e; derivative: the other way
-        given, read = (e, f) if (el.kind == "C") == integral else (f, e)
+        given, read = (e, f) if (kind == "C") == integral else (f, e)
+        results = eq.rates if integral else eq.efforts
         for c, name in enumerate(el.states):
-            eq.add(el.name, {given(b, c): 1}, {eq.known(name): 1})
-            (eq.rates if integral else eq.efforts)[name] = {read(b, c): 1}
-    for el in sources:
-        (b,) = bg.bonds_of(el.name)
-        given, read = (e, f) if el.kind == "Se" else (f, e)
+            eq.add_unit(el.name, {given(b, c): 1}, {eq.known(name): 1})
+            results[name] = {read(b, c): 1}
+    for kind, el in sources:
+        (b,) = adjacent(el.name)
+        given, read = (e, f) if kind == "Se" else (f, e)
         for c, name in enumerate(expand(el.name, el.dim)):
-            eq.add(el.name, {given(b, c): 1}, {eq.known(name): 1})
+            eq.add_unit(el.name, {given(b, c): 1}, {eq.known(name): 1})
             eq.outputs[name] = {read(b, c): 1}
-    for el in bg.resistors():
-        (b,) = bg.bonds_of(el.name)
+    for _, el in resistors:
+        (b,) = adjacent(el.name)
         r = _matrix(el, "r", b.dim)
         for c in range(b.dim):
             row = {e(b, c): 1}
             for k in range(b.dim):
                 row[f(b, k)] = -coefficient(r[c][k])
             eq.add(el.name, row)
-    for el in bg.elements.values():
+    for kind, el in rest:
         if el.type in SWITCHED:  # a junction whose switched bonds carry the signal s
             switched_rows(eq, bg, el, e, f, coefficient)
-        elif el.kind in ("0", "1"):
+        elif kind in ("0", "1"):
             _junction(eq, bg, el, e, f)
-        elif el.kind in ("TF", "GY"):
+        elif kind in ("TF", "GY"):
             _two_port(eq, bg, el, e, f, coefficient)
-        elif el.kind == "Re":
+        elif kind == "Re":
             _reaction(eq, bg, el, e, f, coefficient)
     return eq
 
@@ -159,10 +176,10 @@ def _junction(eq: ElementEquations, bg: BondGraph, el: Element, e: Any, f: Any) 
     # 0: flows sum, efforts equal; 1: efforts sum, flows equal
     summed, shared = (f, e) if el.kind == "0" else (e, f)
     for c in range(bonds[0].dim):
-        eq.add(el.name, {summed(b, c): s for b, s in zip(bonds, signs, strict=True)})
+        eq.add_unit(el.name, {summed(b, c): s for b, s in zip(bonds, signs, strict=True)}, {})
         first = shared(bonds[0], c)
         for b in bonds[1:]:
-            eq.add(el.name, {shared(b, c): 1, first: -1})
+            eq.add_unit(el.name, {shared(b, c): 1, first: -1}, {})
 
 
 def _two_port(eq: ElementEquations, bg: BondGraph, el: Element, e: Any, f: Any,
