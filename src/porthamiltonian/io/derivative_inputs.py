@@ -35,7 +35,6 @@ import sympy as sp
 
 from ..errors import ModelError
 from ..expr import T, parse_expression
-from ..simulate.problem.tabulated import Tabulated
 
 __all__ = ["with_input_derivatives", "SplineInput"]
 
@@ -73,6 +72,9 @@ def with_input_derivatives(system: Any, inputs: Any) -> Any:
 
 def _differentiated(spec: Any, base: str, rate: str) -> tuple[Any, Any]:
     """``(signal to use for base or None: keep it, its derivative or None: zero)``."""
+    # imported here: validating a model file must not load the simulator
+    from ..simulate.problem.tabulated import Tabulated
+
     if spec is None or isinstance(spec, (int, float, np.number)):
         return None, None
     if isinstance(spec, str):
