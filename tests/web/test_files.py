@@ -166,6 +166,31 @@ def test_a_run_too_long_is_refused_as_the_cli_refuses_it(tmp_path):
     assert code == 2 and " ".join(run.error.split()) in err
 
 
+def test_downloads_are_the_files_simulate_writes(tmp_path):
+    """The CSV is ``simulate --out x.csv``'s; the netCDF holds the same series."""
+    xr = pytest.importorskip("xarray")
+    pytest.importorskip("netCDF4")
+    from porthamiltonian.web.runs import energy_balance, result_bytes, start_run
+
+    state = canvas.from_text((MODELS / "series_rlc.yaml").read_text())
+    state["simulate"].update({"t_end": "0.01", "dt": "1e-4"})
+    run = start_run(state)
+    run.thread.join(timeout=60)
+    assert run.error is None and run.progress == 1.0
+    res = run.result
+    (tmp_path / "a.nc").write_bytes(result_bytes(res, ".nc"))
+    with xr.open_dataset(tmp_path / "a.nc") as ds:
+        assert ds["H"].values.tolist() == res.H.tolist()
+    saved = tmp_path / "rlc.yaml"
+    saved.write_text(canvas.to_yaml(state))
+    code, _, err = _cli("simulate", str(saved), "--out", str(tmp_path / "cli.csv"),
+                        "--no-progress")
+    assert code == 0, err
+    assert result_bytes(res, ".csv") == (tmp_path / "cli.csv").read_bytes()
+    bal = energy_balance(res)  # the integrator's power balance: H − H0 = ∫uᵀy − ∫d
+    assert abs(bal["balance"]).max() <= 1e-9 * max(1.0, abs(bal["supplied"]).max())
+
+
 # ------------------------------------------------------------------ without the extra
 def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):
     real = importlib.util.find_spec

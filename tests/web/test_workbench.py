@@ -146,6 +146,8 @@ def test_series_rlc_by_clicking_simulates_as_the_cli(page, folder, tmp_path):
     # the palette puts elements on a grid: 90 + 110 k px across, 70 px down
     for k, kind in enumerate(("Se", "1", "R", "C", "I")):
         _add(pg, kind, k + 1)
+    pg.click("#domain")  # electrical bonds: the source's output is its current Se1.i
+    pg.get_by_role("option", name="electrical").click()
     cv = Canvas(pg)
     slots = {name: (90 + 110 * k, 70) for k, name in enumerate(("Se1", "j1", "R1", "C1", "I1"))}
     where = {"Se1": (90, 200), "j1": (270, 200), "R1": (270, 80), "C1": (450, 200),
@@ -174,7 +176,7 @@ def test_series_rlc_by_clicking_simulates_as_the_cli(page, folder, tmp_path):
     pg.wait_for_selector("#summary:has-text('H = 500.0*C1**2 + 5.0*I1**2')")
     summary = pg.inner_text("#summary")  # J, R, G of the series RLC with R = 10 Ω
     assert "J = [[0, 1], [-1, 0]]" in summary and "R = [[0, 0], [0, 10]]" in summary
-    assert "G = [[0], [1]]" in summary
+    assert "G = [[0], [1]]" in summary and "outputs y = ['Se1.i']" in summary
     _edit_cell(pg, "sim-table", 0, "value", "sin(2*pi*50*t)")
     for field, value in (("#t-end", "0.04"), ("#dt", "0.0001")):
         pg.fill(field, value)
@@ -195,7 +197,7 @@ def test_series_rlc_by_clicking_simulates_as_the_cli(page, folder, tmp_path):
                         str(tmp_path / "cli.csv"), "--no-progress")
     assert code == 0, err
     cli = (tmp_path / "cli.csv").read_text()
-    assert cli.splitlines()[0] == "t,x:C1,x:I1,u:Se1,y:Se1.f,H,power_residual"
+    assert cli.splitlines()[0] == "t,x:C1,x:I1,u:Se1,y:Se1.i,H,power_residual"
     assert len(cli.splitlines()) == 402 and web_csv.read_text() == cli
 
 
@@ -230,6 +232,12 @@ def test_two_sources_on_a_zero_junction_are_a_conflict(page):
     assert colors == ["rgb(140,86,75)" if n in report.dependent_sources else "rgb(255,255,255)"
                       for n in ("Se1", "Se2", "j1")]
     _screenshot(pg, "conflict")
+    pg.click("#undo")  # the second bond goes: one source alone is no conflict
+    pg.wait_for_selector(".causality-message", state="detached")
+    assert pg.locator(".bond-causality").count() == 1
+    pg.click("#redo")
+    pg.wait_for_selector(".causality-message")
+    assert pg.locator(".causality-message").all_inner_texts() == report.messages
 
 
 def test_elevator_equations_are_those_of_phs(page, folder):

@@ -55,6 +55,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
     import plotly.graph_objects as go
     from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
+    from ..quantities import DOMAINS
     from ..simulate.registry import METHODS
     from .equations import equations
     from .layout import blank_figure, cytoscape_elements, element_rows, page, sim_rows
@@ -69,7 +70,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
 
     app = Dash(__name__, title="porthamiltonian workbench", update_title=None,
                serve_locally=True)
-    app.layout = lambda: page(opened, list(METHODS))
+    app.layout = lambda: page(opened, list(METHODS), list(DOMAINS))
     palette = [f"add-{k}" for k in canvas.PALETTE]
 
     # ------------------------------------------------------------ the graph state
@@ -78,7 +79,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
         Output("status", "children"), Output("params", "data"),
         Output("elements-table", "data"), Output("sim-table", "data"),
         Output("messages", "children"), Output("t-end", "value"), Output("dt", "value"),
-        Output("method", "value"), Output("file-list", "children"),
+        Output("method", "value"), Output("domain", "value"), Output("file-list", "children"),
         *[Input(b, "n_clicks") for b in palette],
         Input("canvas", "tapNodeData"), Input("delete", "n_clicks"),
         Input("undo", "n_clicks"), Input("redo", "n_clicks"), Input("relayout", "n_clicks"),
@@ -86,7 +87,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
         Input("add-param", "n_clicks"),
         Input("params", "data_timestamp"), Input("elements-table", "data_timestamp"),
         Input("sim-table", "data_timestamp"), Input("t-end", "value"), Input("dt", "value"),
-        Input("method", "value"), Input("session", "data"),
+        Input("method", "value"), Input("domain", "value"), Input("session", "data"),
         State("state", "data"), State("canvas", "elements"), State("pending", "data"),
         State("mode", "value"), State("file-name", "value"), State("params", "data"),
         State("elements-table", "data"), State("sim-table", "data"),
@@ -94,7 +95,8 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
     )
     def edit(*args: Any) -> tuple:
         n = len(palette)
-        (tap, _d, _u, _r, _l, _n, _o, _s, _p, _t1, _t2, _t3, t_end, dt, method, session,
+        (tap, _d, _u, _r, _l, _n, _o, _s, _p, _t1, _t2, _t3, t_end, dt, method, domain,
+         session,
          state, shown, pending, mode, file_name, params, rows, sim_table, sel_nodes,
          sel_edges) = args[n:]
         trigger = ctx.triggered_id
@@ -158,6 +160,8 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
                 new = _edit_elements(state, rows or [])
             elif trigger == "sim-table":
                 new = _edit_sim(state, sim_table or [])
+            elif trigger == "domain":
+                new = {**state, "domain": None if domain in (None, "generic") else domain}
             elif trigger in ("t-end", "dt", "method"):
                 new = copy.deepcopy(state)
                 sim = new["simulate"] = dict(new.get("simulate") or {})
@@ -171,7 +175,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
             status = html.Span(f"error: {err}", style={"color": "#c00"})
         if trigger in ("undo", "redo"):
             pass
-        elif trigger in ("relayout", "canvas") or new is state:
+        elif new is state:  # nothing changed but the positions (drags are not steps)
             history.replace(new)
         else:
             history.push(new)
@@ -183,7 +187,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
                 element_rows(new, ov), sim_rows(new), _messages(new, ov),
                 "" if sim.get("t_end") is None else str(sim["t_end"]),
                 "" if sim.get("dt") is None else str(sim["dt"]),
-                sim.get("method") or "auto",
+                sim.get("method") or "auto", new.get("domain") or "generic",
                 [html.Option(value=f) for f in workspace.names()])
 
     # ------------------------------------------------------------ equations

@@ -127,7 +127,7 @@ def blank_figure() -> dict[str, Any]:
                          "font": {"color": "#888"}}]}}
 
 
-def page(file_name: str, methods: list[str]) -> Any:
+def page(file_name: str, methods: list[str], domains: list[str]) -> Any:
     """The page (a new session id on each load)."""
     import warnings
 
@@ -136,10 +136,10 @@ def page(file_name: str, methods: list[str]) -> Any:
         # (pyproject pins dash < 5)
         warnings.filterwarnings("ignore", message=".*DataTable will be removed",
                                 category=DeprecationWarning)
-        return _page(file_name, methods)
+        return _page(file_name, methods, domains)
 
 
-def _page(file_name: str, methods: list[str]) -> Any:
+def _page(file_name: str, methods: list[str], domains: list[str]) -> Any:
     import dash_cytoscape as cyto
     from dash import dash_table, dcc, html
 
@@ -163,6 +163,11 @@ def _page(file_name: str, methods: list[str]) -> Any:
             html.Button("New", id="new", style=button, title="an empty bond graph"),
             html.Button("Open", id="open", style=button),
             html.Button("Save", id="save", style=button),
+            html.Label(["energy domain ", dcc.Dropdown(
+                id="domain", options=domains, value="generic", clearable=False,
+                style={"width": "150px", "display": "inline-block",
+                       "vertical-align": "middle"})],
+                title="the bonds' default domain: units and names (C1.v, L1.i) follow it"),
             html.Span(id="status", style={"margin-left": "12px", "color": "#333"}),
         ]),
         html.Div(style={"display": "flex", "gap": "16px", "align-items": "flex-start"},
