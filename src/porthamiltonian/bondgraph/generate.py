@@ -169,8 +169,10 @@ def _prepare(bg: BondGraph, symbolic: bool | None) -> tuple[BondGraph, bool, Any
     if symbolic:
         return with_conductances(bg), True, _identity
     work = with_conductances(bg.with_values())
-    numeric = all(_is_number(v) for el in work.elements.values()
-                  for k, v in el.params.items() if k != "hamiltonian")
+    # a ladder shares one parameter object among thousands of elements: test each once
+    distinct = {id(v): v for el in work.elements.values()
+                for k, v in el.params.items() if k != "hamiltonian"}
+    numeric = all(_is_number(v) for v in distinct.values())
     # modulated coefficients keep SymPy (with numeric parameter values)
     return work, not numeric, (float if numeric else _identity)
 
