@@ -110,6 +110,7 @@ SLOW = [
     ("diffusion_compartments", "--out", "{out}"),
     ("gas_piston", "--t-end", "0.5", "--out", "{out}"),
     ("cstr_multiplicity", "--out", "{out}"),
+    ("brayton_moser_rlc", "{out}"),
 ]
 
 
