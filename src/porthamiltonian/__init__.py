@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the names of __all__, for type checkers and the import grap
         CausalityError,
         ExpressionError,
         ModelError,
+        ModelWarning,
         NoExplicitFormError,
         SchemaError,
         SimulationError,
@@ -39,12 +40,13 @@ if TYPE_CHECKING:  # the names of __all__, for type checkers and the import grap
 # Subpackages with their own namespace (``porthamiltonian.distributed.wave(...)``) are
 # imported on first attribute access too.
 _SUBPACKAGES = frozenset(
-    {"analysis", "bondgraph", "control", "distributed", "ensemble", "export", "io", "lagrange",
-     "library", "mechanics", "network", "reduction", "simulate"}
+    {"analysis", "bondgraph", "control", "distributed", "energy", "ensemble", "export", "io",
+     "lagrange", "library", "mechanics", "network", "reduction", "simulate", "thermo"}
 )
 
 _ERRORS = frozenset({"ModelError", "StructureError", "ExpressionError", "SchemaError",
-                     "CausalityError", "NoExplicitFormError", "SimulationError"})
+                     "CausalityError", "NoExplicitFormError", "SimulationError",
+                     "ModelWarning"})
 
 
 def _load(name: str) -> Any:
@@ -148,4 +150,5 @@ __all__ = [
     "CausalityError",
     "NoExplicitFormError",
     "SimulationError",
+    "ModelWarning",
 ]
