@@ -63,11 +63,13 @@ def solve_sorted(rows: Sequence[dict[int, Any]], rhs: Sequence[Combination],
     eq_of[match] = np.arange(n_eq)
     order = _blocks(pattern, match, eq_of)
     value: list[Combination | None] = [None] * n_vars
+    matched = match.tolist()
     for block in order:
         if len(block) == 1:
             i = block[0]
-            j = int(match[i])
-            value[j] = _singleton(rows[i], rhs[i], j, value, exact)
+            j = matched[i]
+            value[j] = (_singleton(rows[i], rhs[i], j, value, exact) if exact
+                        else _singleton_float(rows[i], rhs[i], j, value))
         else:
             _loop(block, rows, rhs, match, value, exact)
     return value  # type: ignore[return-value]
@@ -200,9 +202,21 @@ def _residual_float(row: dict[int, Any], rhs: Combination, j: int,
     return acc
 
 
+def _singleton_float(row: dict[int, Any], rhs: Combination, j: int,
+                     value: Sequence[Combination | None]) -> Combination:
+    """:func:`_singleton` in floats, the zero test inlined."""
+    acc = _residual_float(row, rhs, j, value)
+    pivot = row[j]
+    if pivot == 1:
+        return {k: c for k, c in acc.items() if c != 0.0}
+    if pivot == -1:
+        return {k: -c for k, c in acc.items() if c != 0.0}
+    return {k: c / pivot for k, c in acc.items() if c != 0.0}
+
+
 def _singleton(row: dict[int, Any], rhs: Combination, j: int,
                value: Sequence[Combination | None], exact: bool) -> Combination:
-    acc = _residual(row, rhs, {j}, value) if exact else _residual_float(row, rhs, j, value)
+    acc = _residual(row, rhs, {j}, value)
     pivot = row[j]
     if pivot == 1:
         return {k: c for k, c in acc.items() if not _is_zero(c, exact)}
