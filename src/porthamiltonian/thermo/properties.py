@@ -40,6 +40,7 @@ import numpy as np
 import sympy as sp
 from scipy.constants import gas_constant
 
+from ..energy import legendre as legendre_transform
 from ..errors import ModelError
 
 __all__ = ["PropertyModel", "ideal_gas", "incompressible_liquid", "ideal_gas_mixture",
@@ -260,26 +261,14 @@ def legendre(model: PropertyModel, kind: str) -> tuple[sp.Expr, tuple[sp.Symbol,
     def tidy(e: sp.Expr) -> sp.Expr:
         return sp.expand(sp.expand_log(e, force=True))
 
-    # F(T, V, N) = U - TS with S from T = U_S
-    S_T = _solve_one(m.T - T, m.S, "T = dU/dS")
-    F = tidy((m.U - T * m.S).subs(m.S, S_T))
+    # one variable at a time (porthamiltonian.energy.legendre: E* = e q - E)
+    F = tidy(-legendre_transform(m.U, m.S, T))  # U - TS, S from T = U_S
     if kind == "F":
         return F, (T, m.V, *m.N)
-    # G(T, p, N) = F + pV with V from p = -F_V
-    V_p = _solve_one(-sp.diff(F, m.V) - p, m.V, "p = -dF/dV")
-    G = tidy((F + p * m.V).subs(m.V, V_p))
+    G = tidy(-legendre_transform(F, m.V, -p))  # F + pV, V from p = -F_V
     if kind == "G":
         return G, (T, p, *m.N)
-    # H(S, p, N) = G + TS with T from S = -G_T
-    T_S = _solve_one(-sp.diff(G, T) - m.S, T, "S = -dG/dT")
-    return tidy((G + T * m.S).subs(T, T_S)), (m.S, p, *m.N)
-
-
-def _solve_one(eq: sp.Expr, var: sp.Symbol, what: str) -> sp.Expr:
-    sol = sp.solve(eq, var)
-    if len(sol) != 1:
-        raise ModelError(f"could not invert {what} for {var} ({len(sol)} solutions)")
-    return sol[0]
+    return tidy(-legendre_transform(G, T, -m.S)), (m.S, p, *m.N)  # G + TS, T from S = -G_T
 
 
 # ---------------------------------------------------------------- along a trajectory
