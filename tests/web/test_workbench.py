@@ -100,28 +100,45 @@ def _screenshot(pg, name: str) -> None:
     if os.environ.get("PORTHAMILTONIAN_SCREENSHOTS"):
         SHOTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(SHOTS / f"workbench-{name}.png"), full_page=True)
+        # a full-page shot resizes the window and back; Cytoscape.js keeps the canvas's
+        # old place on the page until told, and would miss later clicks
+        pg.evaluate("window.cy && cy.resize()")
 
 
 class Canvas:
-    """Clicks and drags on the Cytoscape canvas at graph coordinates (zoom 1, no pan)."""
+    """Clicks and drags on the Cytoscape canvas (zoom 1, no pan: graph coordinates are
+    pixels from the canvas's corner).  dash-cytoscape keeps the Cytoscape.js instance in
+    ``window.cy``: the helpers wait there for a node to be drawn before touching it and
+    for a drag to have moved it."""
 
     def __init__(self, pg) -> None:
         self.pg = pg
-        box = pg.locator("#canvas").bounding_box()
-        self.x0, self.y0 = box["x"], box["y"]
 
-    def click(self, x: float, y: float) -> None:
-        self.pg.mouse.click(self.x0 + x, self.y0 + y)
+    def at(self, name: str) -> tuple[float, float]:
+        """Where node ``name`` is in the window now (the page may have scrolled)."""
+        self.pg.wait_for_function(f"window.cy && cy.getElementById('{name}').length > 0")
+        canvas = self.pg.locator("#canvas")
+        canvas.scroll_into_view_if_needed()
+        box = canvas.bounding_box()
+        p = self.pg.evaluate(f"cy.getElementById('{name}').renderedPosition()")
+        return box["x"] + p["x"], box["y"] + p["y"]
 
-    def drag(self, a: tuple[float, float], b: tuple[float, float]) -> None:
-        m = self.pg.mouse
-        m.move(self.x0 + a[0], self.y0 + a[1])
+    def click(self, name: str) -> None:
+        self.pg.mouse.click(*self.at(name))
+
+    def drag(self, name: str, to: tuple[float, float]) -> None:
+        (x, y), m = self.at(name), self.pg.mouse
+        p = self.pg.evaluate(f"cy.getElementById('{name}').renderedPosition()")
+        x1, y1 = x + to[0] - p["x"], y + to[1] - p["y"]  # graph → window coordinates
+        m.move(x, y)
         m.down()
         for k in range(1, 6):
-            m.move(self.x0 + a[0] + (b[0] - a[0]) * k / 5, self.y0 + a[1] + (b[1] - a[1]) * k / 5)
+            m.move(x + (x1 - x) * k / 5, y + (y1 - y) * k / 5)
         m.up()
+        self.pg.wait_for_function(f"Math.abs(cy.getElementById('{name}').position().x - "
+                                  f"{to[0]}) < 1")
         # the canvas reports positions to the server 100 ms after a drag (debounced)
-        self.pg.wait_for_timeout(400)
+        self.pg.wait_for_timeout(300)
 
 
 def _status(pg, text: str) -> None:
@@ -143,23 +160,21 @@ def _add(pg, kind: str, count: int) -> None:
 
 def test_series_rlc_by_clicking_simulates_as_the_cli(page, folder, tmp_path):
     pg = page
-    # the palette puts elements on a grid: 90 + 110 k px across, 70 px down
     for k, kind in enumerate(("Se", "1", "R", "C", "I")):
         _add(pg, kind, k + 1)
     pg.click("#domain")  # electrical bonds: the source's output is its current Se1.i
     pg.get_by_role("option", name="electrical").click()
     cv = Canvas(pg)
-    slots = {name: (90 + 110 * k, 70) for k, name in enumerate(("Se1", "j1", "R1", "C1", "I1"))}
     where = {"Se1": (90, 200), "j1": (270, 200), "R1": (270, 80), "C1": (450, 200),
              "I1": (270, 330)}
     for name in ("I1", "C1", "R1", "j1", "Se1"):  # drag each to its place
-        cv.drag(slots[name], where[name])
+        cv.drag(name, where[name])
     pg.click("text=draw bonds")
     for n, (tail, head) in enumerate((("Se1", "j1"), ("j1", "R1"), ("j1", "C1"),
                                       ("j1", "I1"))):
-        cv.click(*where[tail])
+        cv.click(tail)
         _status(pg, f"bond from {tail}")
-        cv.click(*where[head])
+        cv.click(head)
         _status(pg, f"bond {tail} → {head}")
         pg.wait_for_function(f"document.querySelectorAll('.bond-causality').length >= {n + 1}")
     # the strokes, derived by hand: the junction's flow is the inductor's (integral
@@ -206,12 +221,12 @@ def test_two_sources_on_a_zero_junction_are_a_conflict(page):
     for k, kind in enumerate(("Se", "Se", "0")):
         _add(pg, kind, k + 1)
     cv = Canvas(pg)
-    cv.drag((310, 70), (200, 180))  # the junction below, between the sources
+    cv.drag("j1", (200, 180))  # the junction below, between the sources
     pg.click("text=draw bonds")
-    for tail, at in (("Se1", (90, 70)), ("Se2", (200, 70))):
-        cv.click(*at)
+    for tail in ("Se1", "Se2"):
+        cv.click(tail)
         _status(pg, f"bond from {tail}")
-        cv.click(200, 180)
+        cv.click("j1")
         _status(pg, f"bond {tail} → j1")
     pg.wait_for_selector(".causality-message")
     shown = pg.locator(".causality-message").all_inner_texts()

@@ -241,8 +241,8 @@ def is_convex_at(model: PropertyModel, S: float, V: float, N: Sequence[float]) -
 
 
 def legendre(model: PropertyModel, kind: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
-    r"""A Legendre transform of U in its natural variables, by SymPy ``solve`` on the
-    inverted derivative:
+    r"""A Legendre transform of U in its natural variables, one variable at a time by
+    :func:`porthamiltonian.energy.legendre` (the derivative inverted in closed form):
 
     - ``"F"`` Helmholtz :math:`F(T, V, N) = U - TS` (S solved from :math:`T = U_S`);
     - ``"H"`` enthalpy :math:`H(S, p, N) = U + pV` (V from :math:`p = -U_V`, gas);

@@ -29,6 +29,10 @@ __all__ = ["create_app"]
 _GRID = (90.0, 70.0, 110.0, 90.0, 5)  # x0, y0, dx, dy, per row
 
 
+#: the actions that place the elements anew (the canvas takes the server's positions)
+_MOVES = ("relayout", "open", "new", "undo", "redo", None)
+
+
 def _slot(state: dict[str, Any]) -> tuple[float, float]:
     x0, y0, dx, dy, per_row = _GRID
     taken = {(round(e["x"]), round(e["y"])) for e in state["elements"]}
@@ -181,7 +185,10 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
             history.push(new)
         ov = overlay(new)
         sim = new.get("simulate") or {}
-        return (new, cytoscape_elements(new, ov, pending), pending, status,
+        # positions are the canvas's own, except where the server moves the elements
+        placed = frozenset() if trigger in _MOVES else frozenset(
+            el["data"]["id"] for el in shown or [] if "source" not in el.get("data", {}))
+        return (new, cytoscape_elements(new, ov, pending, placed), pending, status,
                 [{"name": k, "value": "" if v is None else str(v)}
                  for k, v in new["parameters"].items()],
                 element_rows(new, ov), sim_rows(new), _messages(new, ov),

@@ -63,9 +63,12 @@ STYLESHEET: list[dict[str, Any]] = [
 ]
 
 
-def cytoscape_elements(state: Mapping[str, Any], ov: Overlay,
-                       pending: str | None = None) -> list[dict[str, Any]]:
-    """The canvas elements of ``state`` with the overlay's strokes and highlights."""
+def cytoscape_elements(state: Mapping[str, Any], ov: Overlay, pending: str | None = None,
+                       placed: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """The canvas elements of ``state`` with the overlay's strokes and highlights.
+
+    Elements in ``placed`` are sent without a position: the canvas keeps the one it
+    shows (the user may have dragged them since the page last reported positions)."""
     out: list[dict[str, Any]] = []
     for e in state["elements"]:
         kind = str(e["type"])
@@ -78,9 +81,12 @@ def cytoscape_elements(state: Mapping[str, Any], ov: Overlay,
         if e["name"] == pending:
             classes.append("pending")
         label = kind if junction else f"{kind}:{e['name']}"
-        out.append({"data": {"id": e["name"], "label": label, "type": kind,
-                             "problem": ov.problems.get(e["name"], "")},
-                    "position": {"x": e["x"], "y": e["y"]}, "classes": " ".join(classes)})
+        node = {"data": {"id": e["name"], "label": label, "type": kind,
+                         "problem": ov.problems.get(e["name"], "")},
+                "classes": " ".join(classes)}
+        if e["name"] not in placed:
+            node["position"] = {"x": e["x"], "y": e["y"]}
+        out.append(node)
     for k, b in enumerate(state["bonds"]):
         stroke = ov.strokes.get(k)
         out.append({"data": {"id": f"bond{k}", "source": b["from"], "target": b["to"],
