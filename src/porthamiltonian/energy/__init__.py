@@ -16,8 +16,7 @@ SymPy and NumPy only (layer 1 of docs/design.md); names are imported on first us
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .. import lazy
 
 #: each public name and the module that defines it, imported on first use (PEP 562): the
 #: bond-graph hook needs storage_check alone.  No module is named like a function
@@ -38,13 +37,4 @@ _WHERE = {
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    globals()[name] = value  # once: later look-ups do not come here
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy.exports(__name__, _WHERE, globals())

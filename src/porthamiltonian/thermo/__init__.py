@@ -14,8 +14,7 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .. import lazy
 
 #: each public name and the module that defines it, imported on first use (PEP 562): the
 #: bond-graph elements import ``thermo.reactions.laws`` alone, and must not pull in the
@@ -34,13 +33,4 @@ _WHERE = {
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    globals()[name] = value  # once: later look-ups do not come here
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy.exports(__name__, _WHERE, globals())
