@@ -14,8 +14,11 @@ import scipy.linalg as sl
 from porthamiltonian import distributed as D
 from porthamiltonian.errors import ModelError
 from porthamiltonian.mechanics import Mechanism, RigidBody
-from porthamiltonian.mechanics.discrete_beam import (discrete_beam, hencky_tip_deflection,
-                                                     linear_frequencies)
+from porthamiltonian.mechanics.discrete_beam import (
+    discrete_beam,
+    hencky_tip_deflection,
+    linear_frequencies,
+)
 
 L, RHOA, EI = 1.0, 0.5, 2.0
 BETA_L = np.array([1.875104068711961, 4.694091132974175, 7.854757438237613])
