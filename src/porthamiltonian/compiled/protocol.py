@@ -63,6 +63,11 @@ the mechanism assemblies are implementations):
     :mod:`porthamiltonian.simulate.dae.blocks`), or ``None``; used by
     :meth:`~porthamiltonian.simulate.dae.midpoint.DAEMidpoint.create` without state
     feedback unless ``engine="numpy"`` (the rigid mechanism assembly has one).
+``consistent_point(t, x, signal, lam_guess)`` (optional)
+    the model's own consistent ``(x, λ, ẋ)`` at ``t`` (what
+    :func:`porthamiltonian.simulate.dae.initialize.consistent_point` returns), for
+    models whose constraints involve their algebraic states (slender bodies of
+    :mod:`porthamiltonian.mechanics.slender`), which the generic solve does not assume.
 ``points(X, U)`` (optional)
     the saved points' outputs (K × m), ``H``, stored, supplied and dissipated power and
     :math:`\|B(x)^\top z(x)\|_\infty` (K each) for the rows of ``X`` and ``U``, in one

@@ -51,8 +51,10 @@ def compile_mechanism(model: Any) -> Any:
     judged at the configuration of ``simulate.initial``."""
     mech = _mechanism(model)
     q0 = joint_values((model.simulate or {}).get("initial") or {}) or None
-    # flexible links have no symbolic form: their mechanisms compile to the numeric DAE
-    system = mech.assemble(q0) if mech.links else mech.system(q0)
+    # flexible links and slender/point bodies have no symbolic form: their mechanisms
+    # compile to the numeric DAE
+    numeric = mech.links or any(b.singular for b in mech.bodies.values())
+    system = mech.assemble(q0) if numeric else mech.system(q0)
     _MADE_BY[system] = mech
     return system
 

@@ -148,7 +148,8 @@ class MechanismDAE:
         index[GROUND] = nb
         graph = mech.graph
         # ---- bodies
-        self.Minv = np.array([np.linalg.inv(mech.bodies[b].spatial_inertia) for b in names])
+        # M⁻¹, or M⁺ of a slender/point body (its null twists: :mod:`.slender`)
+        self.Minv = np.array([mech.bodies[b].compliance for b in names])
         mass = np.array([mech.bodies[b].mass for b in names])
         com = np.array([mech.bodies[b].com for b in names])
         g = mech.gravity

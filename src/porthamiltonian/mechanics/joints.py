@@ -17,6 +17,7 @@ cylindrical :math:`(R_1u)·d,\ (R_1w)·d,\ (R_1u)·(R_2e),\ (R_1w)·(R_2e)`     
 universal   :math:`d,\ (R_1e)·(R_2f)` (``f = axis2`` ⊥ ``e``)                 4
 planar      :math:`(R_1e)·d,\ (R_1u)·(R_2e),\ (R_1w)·(R_2e)` (``e`` the normal) 3
 fixed       :math:`d`, orientation lock                                       6
+free        none (a floating body: 6 joint coordinates, no constraint)        0
 =========== ============================================================== =====
 
 orientation lock: :math:`(R_1\hat x)·(R_2\hat y) = (R_1\hat y)·(R_2\hat z)
@@ -31,6 +32,17 @@ position-level constraints are *kept to round-off without projection or stabiliz
 
 The free directions carry the joint coordinates and an actuator port: the generalized
 velocity :math:`\dot q_i` and force/torque :math:`\tau_i` with power :math:`\tau_i\dot q_i`.
+
+The **free joint** (6 dof) relates a floating body to its parent (or ``ground``) without
+any constraint: it only names the relative pose and gives the body an input port.  Its
+coordinates are the child anchor's position ``t`` in the parent anchor frame (m) and the
+rotation vector :math:`\varphi = \log R_A` (rad) — a chart used for reporting only: the
+state is the pose on SE(3), so nothing is singular at :math:`|\varphi| = \pi`.  Its
+rates are a twist, not :math:`\dot\varphi`: :math:`(\dot t,\ \omega)` with ``ω`` the
+relative angular velocity in the parent anchor axes
+(:math:`\dot R_A R_A^\top = \tilde\omega`).  The port applies a force along and a torque
+about the parent's axes at the child anchor (equal and opposite on the parent), with
+power :math:`f\cdot\dot t + \tau\cdot\omega`: a wrench on the body.
 """
 
 from __future__ import annotations
@@ -48,7 +60,7 @@ __all__ = ["Feature", "Joint", "KINDS"]
 
 #: number of joint coordinates of each kind (the free directions)
 KINDS = {"revolute": 1, "prismatic": 1, "cylindrical": 2, "universal": 2, "spherical": 3,
-         "planar": 3, "fixed": 0}
+         "planar": 3, "fixed": 0, "free": 6}
 
 
 def _unit(v: Any, what: str) -> np.ndarray:
@@ -154,6 +166,7 @@ class Joint:
             "universal": gap + [(r1(e), r2(self.f))],
             "planar": [(r1(e), d)] + align,
             "fixed": gap + lock,
+            "free": [],
         }[self.kind]
 
     def constraints(self, p1: Any, R1: Any, p2: Any, R2: Any) -> list[Any]:
@@ -180,6 +193,8 @@ class Joint:
             "spherical": [("rot", r1(X)), ("rot", r1(Y)), ("rot", r1(Z))],
             "planar": [("trans", r1(u)), ("trans", r1(w)), ("rot", r1(e))],
             "fixed": [],
+            "free": [("trans", r1(X)), ("trans", r1(Y)), ("trans", r1(Z)),
+                     ("rot", r1(X)), ("rot", r1(Y)), ("rot", r1(Z))],
         }[self.kind]
 
     # ------------------------------------------------------------------ joint motion
@@ -204,6 +219,8 @@ class Joint:
             return lie.homogeneous(lie.exp_so3(q))
         if self.kind == "planar":
             return tr(q[0] * u + q[1] * w) @ rot(e, q[2])
+        if self.kind == "free":
+            return tr(q[:3]) @ lie.homogeneous(lie.exp_so3(q[3:]))
         return np.eye(4)
 
     def child_pose(self, H1: np.ndarray, q: Any) -> np.ndarray:
@@ -231,6 +248,8 @@ class Joint:
             return lie.log_so3(R)
         if self.kind == "planar":
             return np.array([t @ u, t @ w, ang])
+        if self.kind == "free":
+            return np.concatenate([t, lie.log_so3(R)])
         return np.zeros(0)
 
     def screws(self, H1: np.ndarray, q: Any) -> np.ndarray:
@@ -257,6 +276,10 @@ class Joint:
         elif self.kind == "planar":
             t = q[0] * u + q[1] * w
             cols = [np.r_[z, u], np.r_[z, w], np.r_[e, np.cross(t, e)]]
+        elif self.kind == "free":  # rates (ṫ, ω): twist (ω, ṫ + t × ω) of Tr(t)R
+            E3 = np.eye(3)
+            cols = ([np.r_[z, E3[i]] for i in range(3)]
+                    + [np.r_[E3[i], np.cross(q[:3], E3[i])] for i in range(3)])
         else:
             cols = []
         A = lie.Ad(H1 @ lie.homogeneous(p=self.a1))

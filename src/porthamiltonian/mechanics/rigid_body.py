@@ -58,10 +58,20 @@ class RigidBody:
         I = np.asarray(inertia, dtype=float)
         if I.shape == (3,):
             I = np.diag(I)
-        if I.shape != (3, 3) or not np.allclose(I, I.T) or np.linalg.eigvalsh(I).min() <= 0:
+        if I.shape != (3, 3) or not np.all(np.isfinite(I)) or not np.allclose(I, I.T):
             raise ModelError(f"body {name!r}: inertia must be a symmetric positive definite "
-                             "3×3 matrix (or 3 principal moments) about the centre of mass")
-        ev = np.linalg.eigvalsh(I)
+                             "(or semidefinite: slender and point bodies) 3×3 matrix, or 3 "
+                             "principal moments, about the centre of mass")
+        I = 0.5 * (I + I.T)
+        ev, vec = np.linalg.eigh(I)
+        tol = 1e-12 * max(float(ev[2]), 0.0)
+        if ev[0] < -tol:
+            raise ModelError(f"body {name!r}: inertia must be positive semidefinite (principal "
+                             f"moments {ev}); a slender rod or a point mass may have zero "
+                             "moments, no body a negative one")
+        #: principal axes (body frame) with zero moment: a slender rod's axis, or all three
+        #: axes of a point mass (module :mod:`.slender`)
+        self.null_axes = vec[:, np.abs(ev) <= tol].copy()
         if ev[2] > ev[0] + ev[1] + 1e-12 * ev[2]:
             raise ModelError(f"body {name!r}: principal moments {ev} violate the triangle "
                              "inequality I3 ≤ I1 + I2 (no mass distribution has them)")
@@ -84,6 +94,36 @@ class RigidBody:
         m, C = self.mass, lie.hat(self.com)
         return np.block([[self.inertia - m * C @ C, m * C], [-m * C, m * np.eye(3)]])
 
+    @property
+    def singular(self) -> bool:
+        """Whether ``M`` is singular (a zero principal moment: slender rod, point mass)."""
+        return self.null_axes.shape[1] > 0
+
+    @property
+    def null_twists(self) -> np.ndarray:
+        r"""Basis (6 × r) of :math:`\ker M`: per zero-moment principal axis ``e``, the
+        twist :math:`(e,\ c\times e)` — unit spin about the axis through the centre of
+        mass, which moves no mass (r = 0 for a regular body)."""
+        e = self.null_axes
+        return np.vstack([e, np.cross(self.com, e.T).T]) if e.size else np.zeros((6, 0))
+
+    @property
+    def compliance(self) -> np.ndarray:
+        r""":math:`M^{-1}`, or for a singular ``M`` its pseudo-inverse :math:`M^+`
+        (``T = M⁺P`` is the part of the twist orthogonal to :attr:`null_twists`)."""
+        M = self.spatial_inertia
+        if not self.singular:
+            return np.linalg.inv(M)
+        Q = np.linalg.svd(self.null_twists, full_matrices=True)[0][:, self.null_axes.shape[1]:]
+        return Q @ np.linalg.solve(Q.T @ M @ Q, Q.T)
+
+    def _regular(self, what: str) -> None:
+        if self.singular:
+            raise ModelError(f"body {self.name!r}: {what} needs an invertible inertia, and "
+                             f"this body has zero moments about {self.null_axes.T.tolist()} "
+                             "(body axes); use Mechanism.assemble()/simulate(), which "
+                             "handle slender and point bodies (mechanics.slender)")
+
     # ------------------------------------------------------------------ symbolic pieces
     def kinematics(self) -> sp.Matrix:
         """``K(q)`` (12×6): ``q̇ = K(q) T`` with ``ṗ = R v``, ``Ṙ = R ω̃``."""
@@ -105,6 +145,7 @@ class RigidBody:
 
     def hamiltonian(self, gravity: Any = None) -> sp.Expr:
         """Kinetic plus gravitational energy (J); ``gravity`` in m/s² (inertial)."""
+        self._regular("the symbolic Hamiltonian")
         Minv = sp.Matrix(np.linalg.inv(self.spatial_inertia))
         H = (self.P.T * Minv * self.P)[0] / 2
         if gravity is not None:

@@ -21,7 +21,14 @@ cylindrical [angle (rad), displacement (m)]               [rad/s, m/s]
 universal   [angle about ``axis``, about ``axis2``] (rad)   [rad/s, rad/s]
 spherical   rotation vector (rad), :math:`|q| \le \pi`    its time derivative (rad/s)
 planar      [x along ``u``, y along ``w`` (m), angle (rad)] [m/s, m/s, rad/s]
+free        [position ``t`` (m), rotation vector (rad)]   twist [ṫ (m/s), ω (rad/s)]
 =========== ============================================= ============================
+
+A free joint's rates are the twist of :meth:`.Joint.screws`: ``ṫ`` and the relative
+angular velocity ``ω`` in the parent anchor axes (not the rotation vector's derivative,
+which is singular at :math:`|\varphi| = 2\pi`); ``<joint>.quat[0..3]`` (not shown) is
+the relative rotation as a unit quaternion (w, x, y, z), its sign kept continuous in
+time.
 
 They are the coordinates of :meth:`.Joint.motion`: the relative pose of the child's
 anchor frame in the parent's, :math:`A = (H_1\,Tr(a_1))^{-1} H_2\,Tr(a_2)` (rotation
@@ -89,7 +96,7 @@ from .joints import Joint
 from .protocols import MechanismModel
 
 __all__ = ["mechanism_quantities", "joint_coordinates", "joint_rates", "angle_columns",
-           "cardan_angles"]
+           "cardan_angles", "quaternions"]
 
 ANGLE = Quantity("angle", "rad", "theta")
 RATE = Quantity("angular velocity", "rad/s", "w")
@@ -103,6 +110,7 @@ _ANGULAR: dict[str, tuple[bool, ...]] = {
     "revolute": (True,), "prismatic": (False,), "cylindrical": (True, False),
     "universal": (True, True), "spherical": (True, True, True),
     "planar": (False, False, True), "fixed": (),
+    "free": (False, False, False, True, True, True),
 }
 
 
@@ -110,7 +118,9 @@ def angle_columns(kind: str) -> list[int]:
     """Columns of a joint's coordinates that are angles about one axis — those
     unwrapped over time (a spherical joint's rotation vector is not: its components are
     not angles about fixed axes)."""
-    return [] if kind == "spherical" else [i for i, a in enumerate(_ANGULAR[kind]) if a]
+    if kind in ("spherical", "free"):
+        return []
+    return [i for i, a in enumerate(_ANGULAR[kind]) if a]
 
 
 # ---------------------------------------------------------------------- kinematics
@@ -128,13 +138,18 @@ def _pose(X: np.ndarray, o: int | None) -> tuple[np.ndarray, np.ndarray]:
     return X[:, o:o + 3], X[:, o + 3:o + 12].reshape(-1, 3, 3)
 
 
-def _twist(X: np.ndarray, o: int | None, Minv: np.ndarray | None
-           ) -> tuple[np.ndarray, np.ndarray]:
-    """Body twist ``(ω, v)`` (N × 3 each, body axes) from the momenta, ``T = M⁻¹P``."""
+def _twist(X: np.ndarray, o: int | None, Minv: np.ndarray | None,
+           null: tuple[np.ndarray, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Body twist ``(ω, v)`` (N × 3 each, body axes) from the momenta, ``T = M⁻¹P``; a
+    slender or point body (``null`` = its null twists and the column of its first
+    null rate): ``T = M⁺P + Nμ`` (:mod:`.slender`)."""
     if o is None:
         z = np.zeros((X.shape[0], 3))
         return z, z
     T = X[:, o + 12:o + 18] @ np.asarray(Minv).T
+    if null is not None:
+        N, c = null
+        T = T + X[:, c:c + N.shape[1]] @ N.T
     return T[:, :3], T[:, 3:]
 
 
@@ -188,6 +203,8 @@ def joint_coordinates(j: Joint, p1: np.ndarray, R1: np.ndarray, p2: np.ndarray,
         Re = _rotate(e, -q1, _mv(RA, e))  # Rot(f, q2) e = cos q2 e + sin q2 (f × e)
         q2 = np.arctan2(Re @ np.cross(f, e), Re @ e)
         return np.stack([q1, q2], axis=1)
+    if kind == "free":
+        return np.hstack([t, np.array([lie.log_so3(R) for R in RA]).reshape(-1, 3)])
     ang = _angle_about(e, u, w, RA)
     cols = {"revolute": [ang], "prismatic": [t @ e], "cylindrical": [ang, t @ e],
             "planar": [t @ u, t @ w, ang]}[kind]
@@ -228,7 +245,36 @@ def joint_rates(j: Joint, q: np.ndarray, p1: np.ndarray, R1: np.ndarray,
         t = np.outer(q[:, 0], u) + np.outer(q[:, 1], w)
         v = v_rel - np.cross(t, e) * rot[:, None]
         return np.stack([v @ u, v @ w, rot], axis=1)
+    if kind == "free":  # v_rel = ṫ + t × ω
+        return np.hstack([v_rel - np.cross(q[:, :3], w_rel), w_rel])
     return np.zeros((w_rel.shape[0], 0))
+
+
+def quaternions(R: np.ndarray) -> np.ndarray:
+    """Unit quaternions (N × 4, scalar first) of rotations ``R`` (N × 3 × 3) by
+    Shepperd's method (from the largest of the four candidates), the sign of each
+    chosen so that consecutive ones have a non-negative inner product."""
+    tr = np.trace(R, axis1=1, axis2=2)
+    cand = np.stack([tr, R[:, 0, 0], R[:, 1, 1], R[:, 2, 2]], axis=1)
+    k = np.argmax(cand, axis=1)
+    q = np.empty((R.shape[0], 4))
+    for n, (Rn, kn) in enumerate(zip(R, k, strict=True)):
+        if kn == 0:
+            s = 2.0 * np.sqrt(1.0 + tr[n])
+            q[n] = [s / 4, (Rn[2, 1] - Rn[1, 2]) / s, (Rn[0, 2] - Rn[2, 0]) / s,
+                    (Rn[1, 0] - Rn[0, 1]) / s]
+        else:
+            i = kn - 1
+            j, m = (i + 1) % 3, (i + 2) % 3
+            s = 2.0 * np.sqrt(max(1.0 + Rn[i, i] - Rn[j, j] - Rn[m, m], 0.0))
+            q[n, 0] = (Rn[m, j] - Rn[j, m]) / s
+            q[n, 1 + i] = s / 4
+            q[n, 1 + j] = (Rn[j, i] + Rn[i, j]) / s
+            q[n, 1 + m] = (Rn[m, i] + Rn[i, m]) / s
+    for n in range(1, q.shape[0]):
+        if q[n] @ q[n - 1] < 0:
+            q[n] = -q[n]
+    return q
 
 
 def cardan_angles(R: np.ndarray) -> np.ndarray:
@@ -250,7 +296,8 @@ class _Kinematics:
     coordinates that fix the turn of each angle."""
 
     def __init__(self, mech: MechanismModel, q0: Mapping[str, Any] | None) -> None:
-        self.Minv = {b: np.linalg.inv(body.spatial_inertia) for b, body in mech.bodies.items()}
+        self.Minv = {b: body.compliance for b, body in mech.bodies.items()}
+        self.null = {b: body.null_twists for b, body in mech.bodies.items() if body.singular}
         self.com = {b: body.com.copy() for b, body in mech.bodies.items()}
         self.joints = dict(mech.joints)
         self.q0 = {jn: np.atleast_1d(np.asarray(v, dtype=float))
@@ -273,12 +320,24 @@ class _Kinematics:
                 q[:, i] += 2 * np.pi * np.round((given[i] - q[0, i]) / (2 * np.pi))
         return q
 
+    def _null(self, res: Any, b: str) -> tuple[np.ndarray, int] | None:
+        """A slender/point body's null twists and the column of ``<b>.mu[0]``."""
+        if b not in self.null:
+            return None
+        return self.null[b], list(res.states).index(f"{b}.mu[0]")
+
     def rates(self, res: Any, jn: str) -> np.ndarray:
         j = self.joints[jn]
         X, o1, o2, p1, R1, p2, R2 = self.ends(res, j)
         q = joint_coordinates(j, p1, R1, p2, R2)
-        return joint_rates(j, q, p1, R1, _twist(X, o1, self.Minv.get(j.parent)),
-                           p2, R2, _twist(X, o2, self.Minv.get(j.child)))
+        T1 = _twist(X, o1, self.Minv.get(j.parent), self._null(res, j.parent))
+        T2 = _twist(X, o2, self.Minv.get(j.child), self._null(res, j.child))
+        return joint_rates(j, q, p1, R1, T1, p2, R2, T2)
+
+    def quaternion(self, res: Any, jn: str) -> np.ndarray:
+        """Relative rotation of joint ``jn`` as unit quaternions (N × 4), sign-continuous."""
+        _, _, _, _, R1, _, R2 = self.ends(res, self.joints[jn])
+        return quaternions(np.einsum("nji,njk->nik", R1, R2))
 
     def body(self, res: Any, b: str) -> tuple[np.ndarray, np.ndarray]:
         """Centre-of-mass positions (N × 3) and unwrapped roll, pitch, yaw (N × 3)."""
@@ -343,6 +402,13 @@ def _joint_observables(kin: _Kinematics) -> list[Observable]:
             out.append(Observable(nv, RATE if ang[i] else SPEED, func=_column(qd, i),
                                   role="joint", element=jn, shown=True,
                                   description=f"{what}: rate"))
+        if j.kind == "free":
+            quat = lambda res, jn=jn: kin.quaternion(res, jn)  # noqa: E731
+            for i in range(4):
+                out.append(Observable(f"{jn}.quat[{i}]", Quantity("quaternion", "", "q"),
+                                      func=_column(quat, i), role="joint", element=jn,
+                                      description=f"free joint {jn!r}: relative rotation, "
+                                      f"unit quaternion component {'wxyz'[i]}"))
     return out
 
 
@@ -400,6 +466,8 @@ def _state_infos(mech: MechanismModel, states: Sequence[str]) -> dict[str, State
                                            f"{b}.w[{i}]")
             out[f"{b}.P[{3 + i}]"] = StateInfo(b, Quantity("momentum", "N*s", "p"),
                                                Quantity("velocity", "m/s", "v"), f"{b}.v[{i}]")
+        for i in range(mech.bodies[b].null_axes.shape[1]):  # slender/point bodies
+            out[f"{b}.mu[{i}]"] = StateInfo(b, RATE, RATE, f"{b}.spin[{i}]")
     for jn in mech.actuators:
         j = mech.joints[jn]
         for i, (kind, _) in enumerate(j.actuator_directions()):

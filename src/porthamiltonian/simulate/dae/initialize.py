@@ -79,7 +79,13 @@ def consistent_point(
 
     Raises :class:`ModelError` naming the algebraic states / constraints when no
     consistent values are found (index > 1 after reduction, or a singular system).
+    A model whose constraints involve its algebraic states (``C N ≠ 0``, e.g. the spin
+    rates of slender bodies) brings its own ``consistent_point(t, x, signal, lam_guess)``
+    (optional in :mod:`porthamiltonian.compiled.protocol`), which is used instead.
     """
+    own = getattr(model, "consistent_point", None)
+    if own is not None:
+        return own(t, x, signal, lam_guess)
     N, L, k = model.algebraic, model.left_kernel, model.k
     na = N.shape[1]
     pinv = _pinv(model)
