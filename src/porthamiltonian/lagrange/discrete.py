@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.linalg as sla
 import sympy
 
 from ..errors import ModelError, SimulationError
@@ -72,6 +73,8 @@ __all__ = ["discrete_lagrangian", "DiscreteDiracStep", "StepResult"]
 
 #: Newton stops when the update of ``q_{k+1}`` is below this times the scale of ``q``
 NEWTON_RTOL = 4.0 * np.finfo(float).eps
+#: affine steps with more unknowns than this reuse LU factors instead of dense solves
+LU_FROM = 64
 
 
 def discrete_lagrangian(system: LagrangeDiracSystem, h: Any = None
@@ -137,13 +140,19 @@ class DiscreteDiracStep:
             raise ModelError(f"{system.name}: the model still depends on "
                              f"{', '.join(sorted(map(str, left)))}; give their values with "
                              "parameters={...}")
+        power = sympy.Matrix([(F.T * v)[0, 0] - L.diff(T)])
         blocks = [Lv, Lv.jacobian(q), Lv.jacobian(v), G, G.jacobian(q), G.jacobian(v),
                   C, C.jacobian(q) if m else sympy.zeros(0, n), A if m else sympy.zeros(n, 0),
-                  sympy.Matrix([(F.T * v)[0, 0] - L.diff(T)])]
-        self._f = sympy.lambdify((T, list(q), list(v), list(lam)), blocks, modules="numpy",
-                                 cse=True)
+                  power]
+        args = (T, list(q), list(v), list(lam))
+        self._f = sympy.lambdify(args, blocks, modules="numpy", cse=True)
+        self._power = sympy.lambdify(args, power[0, 0], modules="numpy")
         self._shapes = [b.shape for b in blocks]
         self.n, self.m = n, m
+        jac = [blocks[i] for i in (1, 2, 4, 5, 7, 8)]
+        #: the step equations are affine in (q_{k+1}, λ_k): one LU per step size, one solve
+        self.affine = not any(b.free_symbols & (set(q) | set(v) | set(lam) | {T}) for b in jac)
+        self._lu: dict[float, Any] = {}
 
     def blocks(self, t: float, q: np.ndarray, v: np.ndarray, lam: np.ndarray) -> list[np.ndarray]:
         """``L_v, L_vq, L_vv, G, G_q, G_v, C, C_q, A, power`` at a point (arrays)."""
@@ -159,6 +168,8 @@ class DiscreteDiracStep:
         q1 = q0 + h * v0
         lam = np.zeros(m) if lam is None else np.array(lam, dtype=float)
         tm = t + 0.5 * h
+        if self.affine:
+            return self._affine_step(t, h, q0, p0, v0, q1, lam)
         scale = max(float(np.abs(q0).max(initial=0.0)), h * float(np.abs(v0).max(initial=0.0)),
                     1e-300)
         last, it = np.inf, 0
@@ -167,11 +178,7 @@ class DiscreteDiracStep:
             qb, w = 0.5 * (q0 + q1), (q1 - q0) / h
             Lv, Lvq, Lvv, G, Gq, Gv, C, Cq, A, _ = self.blocks(tm, qb, w, lam)
             res = np.concatenate([2.0 * (Lv.ravel() - p0) - h * G.ravel(), C.ravel()])
-            J = np.zeros((n + m, n + m))
-            J[:n, :n] = Lvq + (2.0 / h) * Lvv - 0.5 * h * Gq - Gv
-            if m:
-                J[:n, n:] = -h * A
-                J[n:, :n] = 0.5 * Cq + A.T / h
+            J = self._matrix(h, Lvq, Lvv, Gq, Gv, Cq, A)
             try:
                 delta = np.linalg.solve(J, -res)
             except np.linalg.LinAlgError:
@@ -196,3 +203,42 @@ class DiscreteDiracStep:
         return StepResult(q=q1, p=p1, v=2.0 * w - v0, lam=lam, w=w,
                           constraint_residual=C.ravel(), power=float(power[0, 0]),
                           iterations=it)
+
+    def _matrix(self, h: float, Lvq: np.ndarray, Lvv: np.ndarray, Gq: np.ndarray,
+                Gv: np.ndarray, Cq: np.ndarray, A: np.ndarray) -> np.ndarray:
+        """The Jacobian of the step equations (module docstring)."""
+        n, m = self.n, self.m
+        J = np.zeros((n + m, n + m))
+        J[:n, :n] = Lvq + (2.0 / h) * Lvv - 0.5 * h * Gq - Gv
+        if m:
+            J[:n, n:] = -h * A
+            J[n:, :n] = 0.5 * Cq + A.T / h
+        return J
+
+    def _affine_step(self, t: float, h: float, q0: np.ndarray, p0: np.ndarray,
+                     v0: np.ndarray, q1: np.ndarray, lam: np.ndarray) -> StepResult:
+        """Affine step equations (constant Jacobian): one solve with the LU factors of
+        this ``h``; ``G`` and ``C`` at the solution follow from their (exact) linear
+        models, so a single evaluation of the model is needed."""
+        n, tm = self.n, t + 0.5 * h
+        qb, w = 0.5 * (q0 + q1), (q1 - q0) / h
+        Lv, Lvq, Lvv, G, Gq, Gv, C, Cq, A, _ = self.blocks(tm, qb, w, lam)
+        J = self._lu.get(h)
+        if J is None:
+            J = self._matrix(h, Lvq, Lvv, Gq, Gv, Cq, A)
+            if np.linalg.matrix_rank(J) < J.shape[0]:
+                raise SimulationError(
+                    f"{self.system.name}: the step equations are singular at t = {t:.6g} "
+                    "(the matrix [[∂²L/∂v², −A], [Aᵀ, 0]] is singular)", t_reached=t)
+            # small systems: a dense solve is cheaper than SciPy's LU call overhead
+            J = self._lu[h] = J if J.shape[0] <= LU_FROM else sla.lu_factor(J)
+        res = np.concatenate([2.0 * (Lv.ravel() - p0) - h * G.ravel(), C.ravel()])
+        delta = np.linalg.solve(J, -res) if isinstance(J, np.ndarray) else sla.lu_solve(J, -res)
+        dq, dlam = delta[:n], delta[n:]
+        q1, lam = q1 + dq, lam + dlam
+        G = G.ravel() + (0.5 * Gq + Gv / h) @ dq + A @ dlam
+        C = C.ravel() + (0.5 * Cq + A.T / h) @ dq
+        w = (q1 - q0) / h
+        power = float(self._power(tm, 0.5 * (q0 + q1), w, lam))
+        return StepResult(q=q1, p=p0 + h * G, v=2.0 * w - v0, lam=lam, w=w,
+                          constraint_residual=C, power=power, iterations=1)
