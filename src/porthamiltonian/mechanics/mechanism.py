@@ -39,10 +39,14 @@ from .. import lie
 from ..errors import ModelError
 from .assembly import MechanismDAE
 from .beam_weight import initial_node_poses, momentum_nodes, weighs
+from .contact import PlaneContact
+from .force_assembly import ForcedMechanismDAE
+from .forces import Bushing, ForceElement, SpringDamper, WrenchPort
 from .flexible import FlexibleLink, FlexibleMechanismDAE, link_placements
 from .graph import GROUND, MechanismGraph
 from .joints import Joint
 from .rigid_body import RigidBody
+from .slender import SlenderMechanismDAE
 from .symbolic import symbolic_system
 from .variables import angle_columns, joint_coordinates, mechanism_quantities
 
@@ -81,7 +85,9 @@ class Mechanism:
         self.joints: dict[str, Joint] = {}
         self.actuators: dict[str, _Actuator] = {}
         self.links: dict[str, FlexibleLink] = {}
-        self._dae: MechanismDAE | FlexibleMechanismDAE | None = None
+        #: force elements between frames and contacts (:mod:`.forces`, :mod:`.contact`)
+        self.forces: dict[str, ForceElement] = {}
+        self._dae: MechanismDAE | FlexibleMechanismDAE | ForcedMechanismDAE | None = None
         self._dae_key: tuple = ()
         self._q0_dae: Any = None
         self._annotated: Any = None      # the DAE whose quantities were set, and its q0
@@ -107,7 +113,8 @@ class Mechanism:
         (other objects, such as a beam model, by identity)."""
         return (_fingerprint(self._gravity),
                 *(tuple((name, _fingerprint(vars(obj))) for name, obj in group.items())
-                  for group in (self.bodies, self.joints, self.actuators, self.links)))
+                  for group in (self.bodies, self.joints, self.actuators, self.links,
+                                self.forces)))
 
     # ------------------------------------------------------------------ declaration
     def add_body(self, name: str, mass: float, inertia: Any,
@@ -194,13 +201,65 @@ class Mechanism:
         self._dae = None
         return self.links[name]
 
+    def add_force(self, element: ForceElement) -> ForceElement:
+        """A force element between two frames or a contact (:mod:`.forces`,
+        :mod:`.contact`); its ends must be bodies of the mechanism or ``"ground"``."""
+        name = element.name
+        if name in self.forces or name in self.joints or name in self.links:
+            raise ModelError(f"force element {name!r}: the name is already used by a "
+                             "joint, flexible link or force element")
+        for end in element.ends:
+            if end != GROUND and end not in self.bodies:
+                raise ModelError(f"force element {name!r}: unknown body {end!r}; add it "
+                                 "with add_body() first (or use 'ground')")
+        self.forces[name] = element
+        self._dae = None
+        return element
+
+    def add_wrench_port(self, name: str, first: str, second: str, *,
+                        first_anchor: Sequence[float] = (0.0, 0.0, 0.0),
+                        second_anchor: Sequence[float] = (0.0, 0.0, 0.0),
+                        axes: str = "first") -> WrenchPort:
+        """An input wrench between two frames (:class:`.forces.WrenchPort`): inputs
+        ``<name>.W[0..5]`` (torque N·m, force N, on ``second`` at its anchor and opposite
+        on ``first``), outputs ``<name>.T[0..5]`` (relative twist, rad/s and m/s)."""
+        return self.add_force(WrenchPort(name, first, second, first_anchor, second_anchor,
+                                         axes))
+
+    def add_spring_damper(self, name: str, first: str, second: str, *,
+                          first_anchor: Sequence[float] = (0.0, 0.0, 0.0),
+                          second_anchor: Sequence[float] = (0.0, 0.0, 0.0),
+                          stiffness: float = 0.0, damping: float = 0.0,
+                          rest_length: float = 0.0) -> SpringDamper:
+        """A point-to-point spring–damper (:class:`.forces.SpringDamper`; N/m, N·s/m,
+        m)."""
+        return self.add_force(SpringDamper(name, first, second, first_anchor,
+                                           second_anchor, stiffness=stiffness,
+                                           damping=damping, rest_length=rest_length))
+
+    def add_bushing(self, name: str, first: str, second: str, *,
+                    first_anchor: Sequence[float] = (0.0, 0.0, 0.0),
+                    second_anchor: Sequence[float] = (0.0, 0.0, 0.0),
+                    stiffness: Any = 0.0, damping: Any = 0.0) -> Bushing:
+        """A 6-dof spring–damper on the relative pose (:class:`.forces.Bushing`;
+        rotational then translational stiffness and damping)."""
+        return self.add_force(Bushing(name, first, second, first_anchor, second_anchor,
+                                      stiffness=stiffness, damping=damping))
+
+    def add_contact(self, name: str, body: str, anchor: Sequence[float] = (0.0, 0.0, 0.0),
+                    **law: Any) -> PlaneContact:
+        """A sphere–plane contact with friction (:class:`.contact.PlaneContact`; keys
+        ``radius, normal, offset, stiffness, damping, exponent, damping_exponent,
+        friction, slip_velocity``)."""
+        return self.add_force(PlaneContact(name, body, anchor, **law))
+
     @property
     def graph(self) -> MechanismGraph:
         return MechanismGraph(list(self.bodies), list(self.joints.values()))
 
     # ------------------------------------------------------------------ assembly
     def assemble(self, q0: Mapping[str, Any] | None = None
-                 ) -> MechanismDAE | FlexibleMechanismDAE:
+                 ) -> MechanismDAE | FlexibleMechanismDAE | ForcedMechanismDAE:
         """The mechanism as a numeric pH-DAE (:class:`.MechanismDAE`: sparse NumPy/SciPy,
         what :meth:`simulate` integrates).
 
@@ -215,7 +274,17 @@ class Mechanism:
         key = self._definition()
         if (self._dae is None or key != self._dae_key
                 or (self.graph.chords and not _same(q0, self._q0_dae))):
-            if self.links:
+            if self.forces and self.links:
+                raise ModelError("force elements and flexible links in one mechanism are "
+                                 "not supported yet; join the beam through joints and "
+                                 "actuators, or drop the force elements")
+            slender = self._slender()
+            if self.forces:
+                rigid = MechanismDAE(self, self._independent(q0), sparse=False,
+                                     engine="numpy")
+                self._dae = ForcedMechanismDAE(rigid, list(self.forces.values()),
+                                               list(self.bodies))
+            elif self.links:
                 keep = self._independent(q0)
                 size = 18 * len(self.bodies) + len(keep) + sum(
                     int((a.stiffness > 0).sum()) for a in self.actuators.values())
@@ -224,6 +293,9 @@ class Mechanism:
                 rigid = MechanismDAE(self, keep, sparse=sparse)
                 self._dae = FlexibleMechanismDAE(rigid, list(self.links.values()),
                                                  list(self.bodies), self.gravity)
+            elif slender:
+                self._dae = SlenderMechanismDAE(MechanismDAE(self, self._independent(q0),
+                                                             engine="numpy"), self.bodies)
             else:
                 self._dae = MechanismDAE(self, self._independent(q0))
             self._q0_dae = q0
@@ -237,15 +309,26 @@ class Mechanism:
             self._annotated_q0 = {k: np.array(v, dtype=float) for k, v in dict(q0 or {}).items()}
         return self._dae
 
+    def _slender(self) -> bool:
+        """Whether a body has a singular inertia (:mod:`.slender`); refused together
+        with flexible links or force elements, whose assemblies do not carry the spin
+        rates yet."""
+        names = [b for b, body in self.bodies.items() if body.singular]
+        if names and (self.links or self.forces):
+            raise ModelError(f"bodies {names} have zero principal moments (slender or point "
+                             "bodies), which flexible links and force elements do not "
+                             "support yet; give them a small moment about those axes")
+        return bool(names)
+
     def system(self, q0: Mapping[str, Any] | None = None) -> Any:
         """The mechanism as a symbolic :class:`~porthamiltonian.DescriptorPHS` (for
         printing and small models; :meth:`assemble` gives the same system numerically).
         Redundant rows are dropped as in :meth:`assemble`."""
         if not self.bodies:
             raise ModelError("the mechanism has no bodies; add_body() first")
-        if self.links:
-            raise ModelError("system(): flexible links have no symbolic form; use "
-                             "assemble() (numeric) or simulate()")
+        if self.links or self.forces:
+            raise ModelError("system(): flexible links and force elements have no "
+                             "symbolic form; use assemble() (numeric) or simulate()")
         keep = self._independent(q0)
         self.dropped = self._dropped
         system = symbolic_system(self, keep)
@@ -399,6 +482,17 @@ class Mechanism:
                     Ts[m] = Ts[m] + shift
             return Ts
 
+        def spins(Ts: Mapping[str, np.ndarray]) -> np.ndarray:
+            """Spin rates of the slender/point bodies (:mod:`.slender`): the part of each
+            body twist along its null twists N, μ = (NᵀN)⁻¹NᵀT."""
+            out = [np.linalg.lstsq(body.null_twists, np.linalg.solve(lie.Ad(P[b]), Ts[b]),
+                                   rcond=None)[0]
+                   for b, body in self.bodies.items() if body.singular]
+            return np.concatenate(out) if out else np.zeros(0)
+
+        def full(Ts: Mapping[str, np.ndarray]) -> np.ndarray:
+            return np.concatenate([self._extend(state(Ts), q), spins(Ts)])
+
         def state(Ts: Mapping[str, np.ndarray]) -> np.ndarray:
             """Body states from the spatial twists ``Ts``."""
             out = []
@@ -417,11 +511,11 @@ class Mechanism:
             """Velocity constraints, and equal spatial twists at the two ends of every
             undeformed link closing a chain (it starts moving rigidly)."""
             Ts = spatial(vel)
-            return np.concatenate([dae.constraint(self._extend(state(Ts), q))]
+            return np.concatenate([dae.constraint(full(Ts))]
                                   + [Ts[link.child] - Ts[link.parent] for link in links])
 
         free = [jn for jn in graph.tree if jn not in v0 and self.joints[jn].dof > 0]
-        x = state(spatial(v0))
+        Ts = spatial(v0)
         if (graph.chords or links) and free:
             dae = self.assemble(q0)
             c0 = closure(v0)
@@ -440,8 +534,8 @@ class Mechanism:
                 vel.setdefault(jn, np.zeros(self.joints[jn].dof))
                 vel[jn] = np.array(vel[jn], dtype=float)
                 vel[jn][i] = s
-            x = state(spatial(vel))
-        return self._extend(x, q)
+            Ts = spatial(vel)
+        return full(Ts)
 
     def _extend(self, x: np.ndarray, q: Mapping[str, Any]) -> np.ndarray:
         """Append the spring states (= the joint coordinates), the beam states

@@ -1,0 +1,401 @@
+r"""Force elements between two body frames: a wrench port, a spring–damper, a bushing.
+
+A force element joins two ends — bodies or ``ground`` — at anchor points ``a₁``, ``a₂``
+(body coordinates, m) and enters the mechanism's pH-DAE through the same three doors as
+everything else (:mod:`.force_assembly`):
+
+* **energy** ``V(q₁, q₂)`` of the two poses, added to :math:`\mathcal H`; its gradient
+  with respect to the raw pose entries ``(p, R)`` joins the efforts ``z``, and the body
+  structure :math:`-K(q)^\top\partial_q\mathcal H` turns it into the spring wrenches —
+  exactly as gravity enters (:mod:`.rigid_body`);
+* **dissipation** :math:`\mathcal R = \sum_j r_j\,c_j c_j^\top` with columns ``c_j``
+  (12-vectors: a wrench on each end, body coordinates ``(τ, f)``) and coefficients
+  ``r_j ≥ 0``: the damping force ``−r_j (c_jᵀT) c_j``, dissipated power
+  :math:`r_j (c_j^\top T)^2`;
+* **ports**: input columns ``G`` (the same kind of 12-vectors) with outputs
+  ``y = Gᵀ T``, so ``uᵀy`` is the power delivered through the element.
+
+Notation: ``c_i = p_i + R_i a_i`` the anchor points, ``d = c₂ − c₁``; body twists
+``T_i = (ω_i, v_i)`` (body axes, ``v_i`` the velocity of the body-frame origin); the
+anchor point moves with :math:`\dot c_i = R_i(v_i + \omega_i\times a_i)`.  All formulas
+are written for *any* 3×3 ``R`` (the midpoint of two rotations is not a rotation), and a
+column ``c`` paired with ``T`` is always the exact rate of what it measures, so power
+is conserved at the discrete level whatever ``R`` is.
+
+Relative twist of end 2 with respect to end 1 (:func:`relative_columns`), components in
+the axes of end 1 (``axes="first"``; :math:`A = R_1^\top R_2`) or inertial (``"world"``):
+
+.. math::
+    \Delta\omega = A\,\omega_2 - \omega_1,\qquad
+    \Delta v = A\,(v_2 + \omega_2\times a_2) - (v_1 + \omega_1\times a_1)
+    \quad\text{(first)},
+
+the angular-velocity difference and the relative velocity of the anchor points.  Its six
+rows are the columns of a :class:`WrenchPort` (input: a torque ``τ`` and a force ``f``
+acting on end 2 at ``c₂``, minus them on end 1 at ``c₁``; output: the relative twist)
+and of a :class:`Bushing`'s dampers.  References: Stramigioli, *Modeling and IPC Control
+of Interactive Mechanical Systems* (2001) (springs between bodies as pH elements on the
+relative pose); Fasse & Breedveld, *Modelling of elastically coupled bodies*, ASME J.
+Dyn. Syst. Meas. Control 120 (1998) (spatial springs).  The bushing's rotational
+potential is ½ θᵀK θ on the rotation vector — for equal stiffnesses the squared geodesic
+distance on SO(3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import ModelError
+
+__all__ = ["ForceElement", "WrenchPort", "SpringDamper", "Bushing", "relative_columns",
+           "rotation_vector"]
+
+GROUND = "ground"
+
+
+def _vec3(value: Any, what: str) -> np.ndarray:
+    v = np.asarray(value, dtype=float)
+    if v.shape != (3,) or not np.all(np.isfinite(v)):
+        raise ModelError(f"{what}: expected a finite 3-vector, got {value!r}")
+    return v
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a × b`` of two 3-vectors (``np.cross`` costs ~10 µs of axis handling per call,
+    and the elements call it in every residual)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                     a[0] * b[1] - a[1] * b[0]])
+
+
+def _nonneg(value: Any, size: int, what: str) -> np.ndarray:
+    v = np.broadcast_to(np.asarray(value, dtype=float), (size,)).copy()
+    if not np.all(np.isfinite(v)) or (v < 0).any():
+        raise ModelError(f"{what} must be ≥ 0 (a passive element), got {value!r}")
+    return v
+
+
+class ForceElement:
+    """A force element on two ends (module docstring); subclasses override what they
+    use.  ``q`` is (2, 12): ``p`` then ``R`` row-major of each end (ground: 0 and I);
+    ``T`` (2, 6) the ends' body twists (ground: 0)."""
+
+    #: ``V`` is a polynomial of degree ≤ 2 in the raw pose entries (the midpoint rule
+    #: then balances it exactly; otherwise ``method="auto"`` takes the discrete gradient)
+    quadratic = True
+    has_energy = False
+
+    def __init__(self, name: str, first: str, second: str, first_anchor: Sequence[float],
+                 second_anchor: Sequence[float]) -> None:
+        if first == second:
+            raise ModelError(f"force element {name!r}: its two ends are the same body "
+                             f"{first!r}; join two different bodies (or a body and ground)")
+        self.name = name
+        self.ends = (str(first), str(second))
+        self.anchors = np.stack([_vec3(first_anchor, f"{name}: first_anchor"),
+                                 _vec3(second_anchor, f"{name}: second_anchor")])
+
+    @property
+    def inputs(self) -> list[str]:
+        return []
+
+    @property
+    def outputs(self) -> list[str]:
+        return []
+
+    def energy(self, q: np.ndarray) -> float:
+        return 0.0
+
+    def gradient(self, q: np.ndarray) -> np.ndarray:
+        """``∂V/∂q`` (2, 12)."""
+        return np.zeros((2, 12))
+
+    def hessian(self, q: np.ndarray) -> np.ndarray:
+        """``∂²V/∂q²`` (2, 12, 2, 12); here central differences of :meth:`gradient`
+        (step 1e-6·max(1, |q|), error ~1e-12 relative) — it only steers Newton."""
+        out = np.zeros((2, 12, 2, 12))
+        for s in range(2):
+            for i in range(12):
+                h = 1e-6 * max(1.0, abs(float(q[s, i])))
+                qp, qm = q.copy(), q.copy()
+                qp[s, i] += h
+                qm[s, i] -= h
+                out[:, :, s, i] = (self.gradient(qp) - self.gradient(qm)) / (2 * h)
+        return out
+
+    def dampers(self, q: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Columns (k, 2, 6) and coefficients (k,) of the element's ``𝓡``."""
+        return np.zeros((0, 2, 6)), np.zeros(0)
+
+    def ports(self, q: np.ndarray) -> np.ndarray:
+        """Input columns (m, 2, 6)."""
+        return np.zeros((0, 2, 6))
+
+    def anchor_points(self, q: np.ndarray) -> np.ndarray:
+        """``c₁, c₂`` (2, 3), inertial (m)."""
+        R = q[:, 3:].reshape(2, 3, 3)
+        return q[:, :3] + np.einsum("sij,sj->si", R, self.anchors)
+
+
+def relative_columns(q: np.ndarray, anchors: np.ndarray, axes: str = "first") -> np.ndarray:
+    r"""The six columns (6, 2, 6) of the relative twist ``(Δω, Δv)`` (module docstring):
+    row ``j`` paired with the two body twists gives component ``j``."""
+    R1, R2 = q[0, 3:].reshape(3, 3), q[1, 3:].reshape(3, 3)
+    a1, a2 = anchors
+    if axes == "first":
+        B1, B2 = np.eye(3), R2.T @ R1          # rows: e_j in each body's axes (Aᵀe_j)
+    else:
+        B1, B2 = R1.T, R2.T
+    B1, B2 = B1.T, B2.T                        # column j = the direction e_j
+    out = np.zeros((6, 2, 6))
+    for j in range(3):
+        out[j, 0, :3], out[j, 1, :3] = -B1[:, j], B2[:, j]
+        out[3 + j, 0, :3], out[3 + j, 0, 3:] = -_cross(a1, B1[:, j]), -B1[:, j]
+        out[3 + j, 1, :3], out[3 + j, 1, 3:] = _cross(a2, B2[:, j]), B2[:, j]
+    return out
+
+
+class WrenchPort(ForceElement):
+    r"""An external wrench between two frames: inputs ``<name>.W[0..5]`` — a torque
+    (N·m) and a force (N) in the axes of ``axes`` (``"first"``: the first end's body
+    axes, inertial if it is ground; ``"world"``: inertial), acting on the second end at
+    its anchor and, equal and opposite, on the first end at its anchor; outputs
+    ``<name>.T[0..5]`` — the relative angular velocity (rad/s) and the relative velocity
+    of the anchor points (m/s) in the same axes, so ``Wᵀ T`` is the power delivered."""
+
+    def __init__(self, name: str, first: str, second: str,
+                 first_anchor: Sequence[float] = (0, 0, 0),
+                 second_anchor: Sequence[float] = (0, 0, 0), axes: str = "first") -> None:
+        super().__init__(name, first, second, first_anchor, second_anchor)
+        if axes not in ("first", "world"):
+            raise ModelError(f"wrench port {name!r}: axes must be 'first' or 'world', "
+                             f"got {axes!r}")
+        self.axes = axes
+
+    @property
+    def inputs(self) -> list[str]:
+        return [f"{self.name}.W[{i}]" for i in range(6)]
+
+    @property
+    def outputs(self) -> list[str]:
+        return [f"{self.name}.T[{i}]" for i in range(6)]
+
+    def ports(self, q: np.ndarray) -> np.ndarray:
+        return relative_columns(q, self.anchors, self.axes)
+
+
+class SpringDamper(ForceElement):
+    r"""A point-to-point spring–damper along the line between the anchor points.
+
+    .. math::
+        V = \tfrac12 k\,(r - L_0)^2,\qquad r = |d|,\ d = c_2 - c_1,\qquad
+        F_{\text{damp}} = -c\,\dot r,\quad \dot r = n\cdot(\dot c_2 - \dot c_1),\
+        n = d/r,
+
+    ``stiffness`` k (N/m), ``rest_length`` L₀ (m), ``damping`` c (N·s/m); the force on
+    end 2 is :math:`-(k(r-L_0) + c\dot r)\,n` at ``c₂``, its opposite on end 1 at
+    ``c₁``.  ``∂V/∂d = k(r − L₀) n``, so ``∂V/∂p₂ = ∂V/∂d``, ``∂V/∂R₂ = (∂V/∂d)a₂ᵀ``
+    (minus for end 1).  ``𝓡 = c\,w wᵀ`` with :math:`w = (a_2\times R_2^\top n,
+    R_2^\top n;\ -a_1\times R_1^\top n, -R_1^\top n)`.  With ``L₀ = 0`` the energy
+    ``½k|d|²`` is quadratic in the pose (the midpoint rule balances it exactly; the
+    line of a zero-length spring need not be defined); with ``L₀ > 0`` the anchor points
+    must stay apart (the direction ``n`` is undefined at ``r = 0``)."""
+
+    has_energy = True
+
+    def __init__(self, name: str, first: str, second: str,
+                 first_anchor: Sequence[float] = (0, 0, 0),
+                 second_anchor: Sequence[float] = (0, 0, 0), *, stiffness: float = 0.0,
+                 damping: float = 0.0, rest_length: float = 0.0) -> None:
+        super().__init__(name, first, second, first_anchor, second_anchor)
+        self.stiffness = float(_nonneg(stiffness, 1, f"spring-damper {name!r}: stiffness")[0])
+        self.damping = float(_nonneg(damping, 1, f"spring-damper {name!r}: damping")[0])
+        self.rest_length = float(_nonneg(rest_length, 1,
+                                         f"spring-damper {name!r}: rest_length")[0])
+        self.quadratic = self.rest_length == 0.0
+
+    def _line(self, q: np.ndarray) -> tuple[np.ndarray, float]:
+        c = self.anchor_points(q)
+        d = c[1] - c[0]
+        r = float(np.sqrt(d @ d))
+        if r < 1e-12 * max(1.0, self.rest_length) and self.rest_length > 0:
+            raise ModelError(f"spring-damper {self.name!r}: its anchor points coincide, so "
+                             "the line of action is undefined; give a rest configuration "
+                             "with the anchors apart (or rest_length 0)")
+        return d, r
+
+    def energy(self, q: np.ndarray) -> float:
+        d, r = self._line(q)
+        return 0.5 * self.stiffness * (r - self.rest_length) ** 2
+
+    def gradient(self, q: np.ndarray) -> np.ndarray:
+        d, r = self._line(q)
+        F = self.stiffness * (d if self.rest_length == 0 else (r - self.rest_length) * d / r)
+        out = np.zeros((2, 12))
+        for s, sign in ((0, -1.0), (1, 1.0)):
+            out[s, :3] = sign * F
+            out[s, 3:] = sign * np.outer(F, self.anchors[s]).ravel()
+        return out
+
+    def _map(self) -> np.ndarray:
+        """``∂d/∂q`` (3, 2, 12): ``d = p₂ + R₂a₂ − p₁ − R₁a₁`` is linear in ``q``."""
+        L = np.zeros((3, 2, 12))
+        for s, sign in ((0, -1.0), (1, 1.0)):
+            L[:, s, :3] = sign * np.eye(3)
+            L[:, s, 3:] = sign * np.kron(np.eye(3), self.anchors[s][None, :])
+        return L
+
+    def hessian(self, q: np.ndarray) -> np.ndarray:
+        """``Lᵀ ∇²_d V L`` with ``∇²_d V = k n nᵀ + k (1 − L₀/r)(I − n nᵀ)``."""
+        d, r = self._line(q)
+        k = self.stiffness
+        if self.rest_length == 0:
+            Hd = k * np.eye(3)
+        else:
+            n = d / r
+            Hd = k * np.outer(n, n) + k * (1 - self.rest_length / r) * (np.eye(3)
+                                                                         - np.outer(n, n))
+        L = self._map()
+        return np.einsum("asi,ab,btj->sitj", L, Hd, L)
+
+    def dampers(self, q: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.damping == 0:
+            return super().dampers(q, T)
+        d, r = self._line(q)
+        if r == 0.0:
+            raise ModelError(f"spring-damper {self.name!r}: its anchor points coincide, so "
+                             "the damper's line of action is undefined")
+        n = d / r
+        w = np.zeros((1, 2, 6))
+        for s, sign in ((0, -1.0), (1, 1.0)):
+            Rn = q[s, 3:].reshape(3, 3).T @ n
+            w[0, s, :3], w[0, s, 3:] = sign * _cross(self.anchors[s], Rn), sign * Rn
+        return w, np.array([self.damping])
+
+
+# a_l = ½ ε_lij A_ji  (a_0 = ½(A21 − A12) …): ∂a_l/∂A_ab = ½ ε_lba
+_EPS = np.zeros((3, 3, 3))
+for _i, _j, _k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+    _EPS[_i, _j, _k], _EPS[_i, _k, _j] = 1.0, -1.0
+_DA_DA = 0.5 * _EPS.transpose(0, 2, 1)
+
+
+def rotation_vector(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""The rotation vector ``φ`` of a 3×3 matrix near SO(3) and ``∂(gᵀφ)/∂A`` as a
+    function of ``g`` — returned as the pair ``(φ, J)`` with ``J`` (3, 3, 3):
+    ``∂φ_l/∂A_ab``.
+
+    With :math:`a = \mathrm{vee}(A - A^\top)/2`, :math:`c = (\mathrm{tr}A - 1)/2`,
+    :math:`s = |a|`, :math:`\theta = \mathrm{atan2}(s, c)`: :math:`\varphi = (\theta/s)\,a`
+    — for a rotation ``a = sin θ e``, ``c = cos θ``, so ``φ = θ e`` (``log`` of
+    :mod:`porthamiltonian.lie`), and the formula extends it smoothly to the
+    non-orthonormal midpoints of the integrator (θ < π)."""
+    a = 0.5 * np.array([A[2, 1] - A[1, 2], A[0, 2] - A[2, 0], A[1, 0] - A[0, 1]])
+    c = 0.5 * (np.trace(A) - 1.0)
+    s = float(np.sqrt(a @ a))
+    rho2 = s * s + c * c
+    if s < 1e-6 * max(abs(c), 1e-300) and c > 0:
+        # θ/s = atan(s/c)/s = (1/c)(1 − s²/(3c²) + …); d/ds: −2s/(3c³); d/dc: −1/c² + s²/c⁴
+        f = (1.0 - s * s / (3 * c * c)) / c
+        fs_over_s = -2.0 / (3 * c ** 3)
+        fc = -1.0 / (c * c) + s * s / c ** 4
+    else:
+        theta = float(np.arctan2(s, c))
+        f = theta / s
+        # ∂f/∂s = (s ∂θ/∂s − θ)/s², ∂θ/∂s = c/ρ², ∂f/∂c = (∂θ/∂c)/s = −1/ρ²
+        fs_over_s = (s * c / rho2 - theta) / s ** 3
+        fc = -1.0 / rho2
+    phi = f * a
+    # ∂φ/∂a = f I + (∂f/∂s / s) a aᵀ,  ∂φ/∂c = fc a;  ∂a/∂A = ½ ε-pattern, ∂c/∂A = ½ I
+    dphi_da = f * np.eye(3) + fs_over_s * np.outer(a, a)
+    J = np.einsum("lm,mab->lab", dphi_da, _DA_DA) + 0.5 * fc * a[:, None, None] * np.eye(3)
+    return phi, J
+
+
+class Bushing(ForceElement):
+    r"""A 6-dof linear spring–damper on the relative pose of two frames — a compliant
+    alternative to a kinematic pair.
+
+    The frames sit at the anchors with the bodies' axes (as the joints': in the rest
+    configuration the second end's axes are parallel to the first's and the anchors
+    coincide).  With :math:`A = R_1^\top R_2` and :math:`t = R_1^\top d` (the second
+    anchor seen from the first, in its axes):
+
+    .. math::
+        V = \tfrac12\,\varphi^\top K_r\,\varphi + \tfrac12\,t^\top K_t\,t,
+        \qquad \varphi = \log A\ (\text{rotation vector, } |\varphi| < \pi),
+
+    ``stiffness`` = (k_rx, k_ry, k_rz, k_tx, k_ty, k_tz) (N·m/rad, N/m; a number for all
+    six), ``damping`` likewise (N·m·s/rad, N·s/m) on the relative twist of
+    :func:`relative_columns` (axes of the first end): ``𝓡 = Σ_j c_j g_j g_jᵀ``.  A
+    rotation about one axis ``e`` of the first frame stores ``½ k_e θ²`` at any angle —
+    the energy of a revolute joint with a torsion spring.  Gradient ``Dᵀ K (φ, t)`` with
+    ``D = ∂(φ, t)/∂q`` (:meth:`coordinates`): ``∂φ_l/∂R₂ = R₁ ∂φ_l/∂A``,
+    ``∂φ_l/∂R₁ = R₂ (∂φ_l/∂A)ᵀ`` (:func:`rotation_vector`); ``∂t_i/∂p₂ = R₁e_i =
+    −∂t_i/∂p₁``, ``∂t_i/∂R₂ = (R₁e_i)a₂ᵀ``, ``∂t_i/∂R₁ = d e_iᵀ − (R₁e_i)a₁ᵀ``."""
+
+    has_energy = True
+    quadratic = False
+
+    def __init__(self, name: str, first: str, second: str,
+                 first_anchor: Sequence[float] = (0, 0, 0),
+                 second_anchor: Sequence[float] = (0, 0, 0), *, stiffness: Any = 0.0,
+                 damping: Any = 0.0) -> None:
+        super().__init__(name, first, second, first_anchor, second_anchor)
+        self.stiffness = _nonneg(stiffness, 6, f"bushing {name!r}: stiffness")
+        self.damping = _nonneg(damping, 6, f"bushing {name!r}: damping")
+        self._memo: list[tuple[bytes, tuple[np.ndarray, np.ndarray]]] = []
+
+    def coordinates(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The relative pose ``(φ, t)`` (6,) and its derivative ``∂(φ, t)/∂q``
+        (6, 2, 12) — the gradient is ``Dᵀ K (φ, t)``.  The last two are kept: a
+        residual asks for ``z`` and ``∂z/∂x`` at one state."""
+        key = q.tobytes()
+        for k, v in self._memo:
+            if k == key:
+                return v
+        out = self._coordinates(q)
+        self._memo = [self._memo[-1], (key, out)] if self._memo else [(key, out)]
+        return out
+
+    def _coordinates(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        R1, R2 = q[0, 3:].reshape(3, 3), q[1, 3:].reshape(3, 3)
+        c = self.anchor_points(q)
+        d = c[1] - c[0]
+        phi, J = rotation_vector(R1.T @ R2)
+        D = np.zeros((6, 2, 12))
+        # φ(A), A = R₁ᵀR₂: ∂φ_l/∂R₂ = R₁ J_l, ∂φ_l/∂R₁ = R₂ J_lᵀ
+        D[:3, 1, 3:] = np.einsum("ia,lab->lib", R1, J).reshape(3, 9)
+        D[:3, 0, 3:] = np.einsum("ib,lab->lia", R2, J).reshape(3, 9)
+        # t_i = R₁[:, i]·d, d = p₂ + R₂a₂ − p₁ − R₁a₁
+        a1, a2 = self.anchors
+        for i in range(3):
+            e = R1[:, i]
+            D[3 + i, 1, :3], D[3 + i, 0, :3] = e, -e
+            D[3 + i, 1, 3:] = np.outer(e, a2).ravel()
+            M = -np.outer(e, a1)
+            M[:, i] += d
+            D[3 + i, 0, 3:] = M.ravel()
+        return np.concatenate([phi, R1.T @ d]), D
+
+    def energy(self, q: np.ndarray) -> float:
+        x, _ = self.coordinates(q)
+        return 0.5 * float(x @ (self.stiffness * x))
+
+    def gradient(self, q: np.ndarray) -> np.ndarray:
+        x, D = self.coordinates(q)
+        return np.einsum("k,ksi->si", self.stiffness * x, D)
+
+    def hessian(self, q: np.ndarray) -> np.ndarray:
+        """The Gauss–Newton part ``Dᵀ K D`` (exact at rest; the curvature terms
+        ``(Kx)·∂²x`` are left out — the Hessian only steers Newton's iteration)."""
+        _, D = self.coordinates(q)
+        return np.einsum("ksi,k,ktj->sitj", D, self.stiffness, D)
+
+    def dampers(self, q: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        live = np.flatnonzero(self.damping > 0)
+        if not live.size:
+            return super().dampers(q, T)
+        return relative_columns(q, self.anchors)[live], self.damping[live]
