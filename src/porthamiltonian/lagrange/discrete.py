@@ -11,8 +11,8 @@ with the forces, the magnetic force and the constraint reactions as discrete
 Lagrange–d'Alembert forces at both ends, ``F_d^± = \tfrac h2 (F + B w + A λ_k)`` at
 ``(\bar q_k, w_k, t_k + h/2)``.  The discrete LDAP principle (Leok & Ohsawa,
 *Variational and geometric structures of discrete Dirac mechanics*, Found. Comput.
-Math. 11 (2011) 529–562, §5; discrete forces as in Marsden & West, *Discrete
-mechanics and variational integrators*, Acta Numer. 10 (2001) 357–514, §3.2)
+Math. 11 (2011) 529–562; discrete forces as in Marsden & West, *Discrete
+mechanics and variational integrators*, Acta Numer. 10 (2001) 357–514)
 
 .. math::  p_k = −D_1 L_d − F_d^−,\qquad p_{k+1} = D_2 L_d + F_d^+,\qquad
            A(\bar q_k)^\mathsf{T} (q_{k+1} − q_k) = 0,
@@ -38,9 +38,9 @@ by Newton's method with the exact Jacobian (``G = L_q + F + B v + A λ``, ``C = 
 
 after scaling rows and ``λ`` by powers of ``h`` it tends to the matrix
 ``[[L_vv, −A], [Aᵀ, 0]]`` of the acceleration form, so it is invertible for small ``h``
-where that one is, and degenerate
-Lagrangians (charges as coordinates, massless cut points) are handled as in the
-continuous case.
+where that one is, and degenerate Lagrangians (charges as coordinates, massless cut
+points) are handled as in the continuous case.  When the Jacobian is constant (quadratic
+``L``, constant forms, forces affine in ``v``) the step is one linear solve.
 
 Properties (tested in ``tests/lagrange/test_ld_discrete_dirac.py``): without
 constraints and forces the map ``(q_k, p_k) ↦ (q_{k+1}, p_{k+1})`` is the discrete
@@ -51,7 +51,8 @@ implicit midpoint rule on ``(q, v)``, for quadratic ``V`` and constant ``A`` the
 generalized energy balance ``E_{k+1} − E_k = h⟨F, w_k⟩`` holds exactly.  For constant
 ``A`` the configurations coincide with those of Leok & Ohsawa's ``(+)`` scheme
 (reaction ``A μ_k`` in ``p_k`` only, ``μ_k = −\tfrac h2 (λ_{k−1} + λ_k)``); the
-momenta differ by an element of ``Δ°``, which here is second-order accurate.
+momenta differ by an element of ``Δ°``: theirs, ``p_{k+1} = D_2 L_d``, lack the half
+reaction ``\tfrac h2 A λ_k`` and are first-order accurate there, these are second-order.
 """
 
 from __future__ import annotations

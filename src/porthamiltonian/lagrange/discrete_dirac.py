@@ -45,10 +45,10 @@ class DiscreteDiracResult(LagrangeResult):
     ``(q_{k+1} − q_k)/h``), ``discrete_constraint_residual`` (``A(q̄_k)ᵀ w_k``, zero to
     the Newton tolerance) and ``iterations`` (Newton iterations per step)."""
 
-    t_mid: np.ndarray = None  # type: ignore[assignment]
-    w: np.ndarray = None  # type: ignore[assignment]
-    discrete_constraint_residual: np.ndarray = None  # type: ignore[assignment]
-    iterations: np.ndarray = None  # type: ignore[assignment]
+    t_mid: np.ndarray
+    w: np.ndarray
+    discrete_constraint_residual: np.ndarray
+    iterations: np.ndarray
 
 
 def _initial_checks(sys: LagrangeDiracSystem, q0: np.ndarray, v0: np.ndarray
@@ -110,10 +110,11 @@ def discrete_dirac(system: LagrangeDiracSystem, t_span: Any, q0: Any, v0: Any, d
     work = np.zeros(steps + 1)
     Q[0], V[0], P[0], LAM[0] = q, v, p, lam
     stepper = DiscreteDiracStep(system, dt, max_newton=max_newton)
+    t[1:] = np.minimum(dt * np.arange(1, steps + 1), t_end)  # only the last step is shorter
+    t[-1] = t_end
     for k in range(steps):
-        h = min(dt, t_end - t[k])  # only the final step may be shorter
+        h = dt if k < steps - 1 else t_end - t[k]
         s = stepper.step(t[k], Q[k], P[k], V[k], LAM[k] if k else None, h=h)
-        t[k + 1] = t[k] + h
         Q[k + 1], V[k + 1], P[k + 1], LAM[k + 1] = s.q, s.v, s.p, s.lam
         Wd[k], DC[k], its[k] = s.w, s.constraint_residual, s.iterations
         work[k + 1] = work[k] + h * s.power
