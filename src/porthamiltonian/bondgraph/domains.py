@@ -111,6 +111,9 @@ def propagate(elements: Sequence[tuple[str, str, DomainSpec, str | None, Label]]
     graph's default domain.  Returns one canonical domain name per bond, in time linear
     in the size of the graph.  Raises :class:`ModelError` for two declarations that meet.
     """
+    if all(dec is None and not fb for _, _, dec, fb, _ in elements):
+        # nothing declared anywhere (a generated ladder): every bond has the default
+        return [default or "generic"] * len(bonds)
     parent = list(range(len(bonds)))
 
     def root(i: int) -> int:

@@ -94,9 +94,11 @@ def element_equations(bg: BondGraph, derivative: Iterable[str] = (),
     derivative = set(derivative)
     eq = ElementEquations()
     base: dict[str, int] = {}
+    n_vars = 0
     for b in bg.bonds:
-        base[b.name] = eq.n_vars
-        eq.n_vars += 2 * b.dim
+        base[b.name] = n_vars
+        n_vars += 2 * b.dim
+    eq.n_vars = n_vars
 
     def e(b: Any, c: int) -> int:
         return base[b.name] + 2 * c
@@ -115,34 +117,45 @@ def element_equations(bg: BondGraph, derivative: Iterable[str] = (),
         (storages if k in STORAGE else sources if k in ("Se", "Sf")
          else resistors if k == "R" else rest).append((k, el))
     adjacent = bg.bonds_of
+    rows, rhs, owners, knowns = eq.rows, eq.rhs, eq.owners, eq.knowns  # add_unit inlined
     for kind, el in storages:
         (b,) = adjacent(el.name)
+        at = base[b.name]
         integral = el.name not in derivative
         # C integral: e = z, q̇ = f; I integral: f = z, ṗ = e; derivative: the other way
-        given, read = (e, f) if (kind == "C") == integral else (f, e)
+        # (component c's effort is at + 2c, its flow at + 2c + 1)
+        given, read = (0, 1) if (kind == "C") == integral else (1, 0)
         results = eq.rates if integral else eq.efforts
         for c, name in enumerate(el.states):
-            eq.add_unit(el.name, {given(b, c): 1}, {eq.known(name): 1})
-            results[name] = {read(b, c): 1}
+            rows.append({at + 2 * c + given: 1})
+            rhs.append({len(knowns): 1})
+            knowns.append(name)
+            owners.append(el.name)
+            results[name] = {at + 2 * c + read: 1}
     for kind, el in sources:
         (b,) = adjacent(el.name)
         given, read = (e, f) if kind == "Se" else (f, e)
         for c, name in enumerate(expand(el.name, el.dim)):
             eq.add_unit(el.name, {given(b, c): 1}, {eq.known(name): 1})
             eq.outputs[name] = {read(b, c): 1}
+    converted: dict[int, Any] = {}  # a ladder's resistors share one value: convert it once
     for _, el in resistors:
         (b,) = adjacent(el.name)
         r = _matrix(el, "r", b.dim)
         for c in range(b.dim):
             row = {e(b, c): 1}
             for k in range(b.dim):
-                row[f(b, k)] = -coefficient(r[c][k])
+                v = r[c][k]
+                a = converted.get(id(v))
+                if a is None:
+                    a = converted[id(v)] = -coefficient(v)
+                row[f(b, k)] = a
             eq.add(el.name, row)
     for kind, el in rest:
         if el.type in SWITCHED:  # a junction whose switched bonds carry the signal s
             switched_rows(eq, bg, el, e, f, coefficient)
         elif kind in ("0", "1"):
-            _junction(eq, bg, el, e, f)
+            _junction(eq, adjacent(el.name), el, base)
         elif kind in ("TF", "GY"):
             _two_port(eq, bg, el, e, f, coefficient)
         elif kind == "Re":
@@ -170,16 +183,23 @@ def _matrix(el: Element, key: str, dim: int) -> Any:
     return [[v if i == j else 0 for j in range(dim)] for i in range(dim)]
 
 
-def _junction(eq: ElementEquations, bg: BondGraph, el: Element, e: Any, f: Any) -> None:
-    bonds = bg.bonds_of(el.name)
-    signs = [1 if b.head == el.name else -1 for b in bonds]
-    # 0: flows sum, efforts equal; 1: efforts sum, flows equal
-    summed, shared = (f, e) if el.kind == "0" else (e, f)
+def _junction(eq: ElementEquations, bonds: list[Any], el: Element,
+              base: dict[str, int]) -> None:
+    """0: flows sum, efforts equal; 1: efforts sum, flows equal (``add_unit`` inlined
+    and the variable numbers read from ``base``: a 10⁴-section ladder has 2·10⁴
+    junctions)."""
+    name = el.name
+    # component c of bond b: effort base + 2c, flow base + 2c + 1
+    summed, shared = (1, 0) if el.kind == "0" else (0, 1)
+    at = [base[b.name] for b in bonds]
+    sign = [1 if b.head == name else -1 for b in bonds]
+    rows, rhs, owners = eq.rows, eq.rhs, eq.owners
     for c in range(bonds[0].dim):
-        eq.add_unit(el.name, {summed(b, c): s for b, s in zip(bonds, signs, strict=True)}, {})
-        first = shared(bonds[0], c)
-        for b in bonds[1:]:
-            eq.add_unit(el.name, {shared(b, c): 1, first: -1}, {})
+        rows.append({i + 2 * c + summed: s for i, s in zip(at, sign, strict=True)})
+        first = at[0] + 2 * c + shared
+        rows.extend({i + 2 * c + shared: 1, first: -1} for i in at[1:])
+        rhs.extend({} for _ in at)
+        owners.extend(name for _ in at)
 
 
 def _two_port(eq: ElementEquations, bg: BondGraph, el: Element, e: Any, f: Any,
