@@ -144,11 +144,12 @@ def relative_columns(q: np.ndarray, anchors: np.ndarray, axes: str = "first") ->
     row ``j`` paired with the two body twists gives component ``j``."""
     R1, R2 = q[0, 3:].reshape(3, 3), q[1, 3:].reshape(3, 3)
     a1, a2 = anchors
+    # column j of B_i: the direction e_j (of the first end's axes, or inertial) in the
+    # axes of body i — Aᵀe_j = R₂ᵀR₁e_j on the second end
     if axes == "first":
-        B1, B2 = np.eye(3), R2.T @ R1          # rows: e_j in each body's axes (Aᵀe_j)
+        B1, B2 = np.eye(3), R2.T @ R1
     else:
         B1, B2 = R1.T, R2.T
-    B1, B2 = B1.T, B2.T                        # column j = the direction e_j
     out = np.zeros((6, 2, 6))
     for j in range(3):
         out[j, 0, :3], out[j, 1, :3] = -B1[:, j], B2[:, j]
