@@ -8,6 +8,8 @@
 * :mod:`.mechanism` — :class:`Mechanism`: bodies + joints → pH-DAE, simulation;
 * :mod:`.assembly` — :class:`MechanismDAE`: the pH-DAE evaluated numerically (sparse);
 * :mod:`.flexible` — flexible links (3-D beams) joined to the bodies by power ports;
+* :mod:`.slender` — slender rods and point masses (singular inertia: spin rates as
+  algebraic states);
 * :mod:`.symbolic` — the same system as a symbolic DescriptorPHS (printing, small models);
 * :mod:`.dual` — batched pose-built vectors with exact derivatives (for the assembly);
 * :mod:`.protocols` — what the assemblies read from a mechanism (so they need not import

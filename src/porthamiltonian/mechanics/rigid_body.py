@@ -28,6 +28,12 @@ With orthonormal ``R`` the kinematic block :math:`\dot R = R\tilde\omega` keeps
 :math:`RR^\top` constant for *any* state, so the implicit midpoint rule keeps ``R``
 orthonormal to round-off (it preserves quadratic invariants); ``H`` is quadratic in
 ``P`` and affine in ``q``, so midpoint steps satisfy the power balance exactly.
+
+Slender and point bodies (a zero principal moment) are accepted: ``M`` is then only
+positive semidefinite, :attr:`RigidBody.null_twists` spans its kernel and
+:attr:`RigidBody.compliance` is :math:`M^+`; a mechanism simulates them with the spin
+rates along the null twists as algebraic states (:mod:`.slender`).  The symbolic
+:meth:`RigidBody.phs` needs an invertible ``M``.
 """
 
 from __future__ import annotations
