@@ -11,8 +11,13 @@ from scipy.spatial.transform import Rotation
 from porthamiltonian.errors import ModelError
 from porthamiltonian.mechanics import Mechanism
 from porthamiltonian.mechanics.contact import PlaneContact
-from porthamiltonian.mechanics.forces import (Bushing, ForceElement, SpringDamper,
-                                              WrenchPort, rotation_vector)
+from porthamiltonian.mechanics.forces import (
+    Bushing,
+    ForceElement,
+    SpringDamper,
+    WrenchPort,
+    rotation_vector,
+)
 
 
 def _raw_poses(rng: np.random.Generator) -> np.ndarray:

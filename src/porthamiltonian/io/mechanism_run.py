@@ -53,7 +53,7 @@ def compile_mechanism(model: Any) -> Any:
     q0 = joint_values((model.simulate or {}).get("initial") or {}) or None
     # flexible links and slender/point bodies have no symbolic form: their mechanisms
     # compile to the numeric DAE
-    numeric = mech.links or any(b.singular for b in mech.bodies.values())
+    numeric = mech.links or mech.forces or any(b.singular for b in mech.bodies.values())
     system = mech.assemble(q0) if numeric else mech.system(q0)
     _MADE_BY[system] = mech
     return system

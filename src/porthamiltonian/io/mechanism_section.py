@@ -36,10 +36,18 @@ from .schema import Checker, KeyPath, Section, label_of
 
 __all__ = ["check_mechanism", "MECHANISM_KEYS"]
 
-MECHANISM_KEYS = ("gravity", "bodies", "joints", "actuators", "flexible_links")
+MECHANISM_KEYS = ("gravity", "bodies", "joints", "actuators", "flexible_links", "forces",
+                  "contacts")
 _BODY = ("name", "mass", "inertia", "com")
 _JOINT = ("name", "kind", "parent", "child", "axis", "axis2", "parent_anchor", "child_anchor")
 _ACTUATOR = ("joint", "stiffness", "damping", "setpoint")
+_FORCE = ("name", "kind", "first", "second", "first_anchor", "second_anchor", "stiffness",
+          "damping", "rest_length", "axes")
+#: the keys each force kind takes besides name, kind, first, second and the anchors
+_FORCE_KINDS = {"spring_damper": ("stiffness", "damping", "rest_length"),
+                "bushing": ("stiffness", "damping"), "wrench": ("axes",)}
+_CONTACT = ("name", "body", "anchor", "radius", "normal", "offset", "stiffness", "damping",
+            "exponent", "damping_exponent", "friction", "slip_velocity")
 _LINK = ("name", "parent", "child", "parent_anchor", "child_anchor", "direction", "up", "beam")
 #: the arguments of :func:`porthamiltonian.distributed.spatial_beam` a link's beam takes
 _BEAM_NUMBERS = ("length", "rhoA", "rhoI", "EA", "EI", "GA", "GJ", "rhoJ")
@@ -53,7 +61,8 @@ def check_mechanism(ck: Checker, value: Any, path: KeyPath) -> Section:
 
     label = label_of(path)
     data: dict[str, Any] = {"gravity": [0.0, 0.0, 0.0], "bodies": [], "joints": [],
-                            "actuators": [], "flexible_links": []}
+                            "actuators": [], "flexible_links": [], "forces": [],
+                            "contacts": []}
     section = ck.mapping(value, path, label)
     if section is None:
         return Section(data)
@@ -82,8 +91,14 @@ def check_mechanism(ck: Checker, value: Any, path: KeyPath) -> Section:
     data["flexible_links"] = [f[2] for f in _entries(ck, section, path, label,
                                                      "flexible_links", _LINK)
                               if _link(ck, *f, bodies)]
+    data["forces"] = [f[2] for f in _entries(ck, section, path, label, "forces", _FORCE)
+                      if _force(ck, *f, bodies)]
+    data["contacts"] = [c[2] for c in _entries(ck, section, path, label, "contacts", _CONTACT)
+                        if _contact(ck, *c, bodies)]
     coordinates = [c for name, k in dof.items() if k > 0 for c in expand(name, k)]
     inputs = [f"{a['joint']}.tau[{i}]" for a in data["actuators"] for i in range(dof[a["joint"]])]
+    inputs += [f"{f['name']}.W[{i}]" for f in data["forces"] if f["kind"] == "wrench"
+               for i in range(6)]
     # outputs (joint velocities) and the states (poses, momenta) are named at assembly
     return Section(data, coordinates, inputs, None, velocities=coordinates)
 
@@ -94,7 +109,8 @@ def _entries(ck: Checker, section: dict[Any, Any], path: KeyPath, label: str, ke
     out: list[tuple[KeyPath, str, dict[str, Any]]] = []
     names: set[str] = set()
     what = {"bodies": "a body", "joints": "a joint", "actuators": "an actuator",
-            "flexible_links": "a flexible link"}[key]
+            "flexible_links": "a flexible link", "forces": "a force element",
+            "contacts": "a contact"}[key]
     for i, item in enumerate(ck.sequence(section.get(key, []), (*path, key), f"{label}.{key}")
                              or []):
         ipath, ilabel = (*path, key, i), f"{label}.{key}[{i}]"
@@ -107,7 +123,9 @@ def _entries(ck: Checker, section: dict[Any, Any], path: KeyPath, label: str, ke
             ilabel += f" ({name})"
         required = {"bodies": (head, "mass", "inertia"),
                     "joints": (head, "kind", "parent", "child"),
-                    "flexible_links": (head, "parent", "beam")}.get(key, (head,))
+                    "flexible_links": (head, "parent", "beam"),
+                    "forces": (head, "kind", "first", "second"),
+                    "contacts": (head, "body", "stiffness")}.get(key, (head,))
         if not ck.keys(entry, ipath, ilabel, allowed, required, f"in {what}"):
             continue
         if key != "actuators":
@@ -237,6 +255,98 @@ def _link(ck: Checker, path: KeyPath, label: str, f: dict[str, Any], bodies: set
             beam[key] = ck.number(beam[key], kpath, klabel, positive=True)
         ok = ok and beam[key] is not None
     f["beam"] = beam
+    return ok
+
+
+def _force(ck: Checker, path: KeyPath, label: str, f: dict[str, Any], bodies: set[str]
+           ) -> bool:
+    """A force element: a known kind and its keys, two different known ends, anchors,
+    passive stiffness and damping (one value, or six for a bushing)."""
+    kind = f["kind"]
+    if kind not in _FORCE_KINDS:
+        ck.error((*path, "kind"), f"{label}.kind",
+                 f"unknown force kind {kind!r}; kinds: {', '.join(_FORCE_KINDS)}")
+        return False
+    ok = True
+    for key in set(f) - {"name", "kind", "first", "second", "first_anchor", "second_anchor",
+                         *_FORCE_KINDS[kind]}:
+        ck.error((*path, key), f"{label}.{key}", f"a {kind} has no {key!r}; it takes "
+                 f"{', '.join(_FORCE_KINDS[kind])}")
+        ok = False
+    for end in ("first", "second"):
+        if f[end] != GROUND and f[end] not in bodies:
+            ck.error((*path, end), f"{label}.{end}",
+                     f"unknown body {f[end]!r}; bodies: {', '.join(sorted(bodies)) or '(none)'}"
+                     f", or {GROUND}")
+            ok = False
+    if ok and f["first"] == f["second"]:
+        ck.error((*path, "second"), f"{label}.second",
+                 "a force element joins two different bodies (or a body and ground)")
+        ok = False
+    for key in ("first_anchor", "second_anchor"):
+        if key in f:
+            f[key] = _vector(ck, f[key], (*path, key), f"{label}.{key}")
+            ok = ok and f[key] is not None
+    sizes = (1, 6) if kind == "bushing" else (1,)
+    for key in ("stiffness", "damping", "rest_length"):
+        if key not in f:
+            continue
+        kpath, klabel = (*path, key), f"{label}.{key}"
+        raw = f[key] if isinstance(f[key], list) else [f[key]]
+        if len(raw) not in sizes:
+            ck.error(kpath, klabel, "give one value" + (" or six (rotation x, y, z, then "
+                                                        "translation x, y, z)"
+                                                        if kind == "bushing" else ""))
+            ok = False
+            continue
+        values = [ck.number(v, kpath, klabel) for v in raw]
+        if None in values:
+            ok = False
+        elif min(values) < 0:  # type: ignore[type-var]
+            ck.error(kpath, klabel, f"the {key.replace('_', ' ')} must be ≥ 0 (a passive "
+                     "element)")
+            ok = False
+        else:
+            f[key] = values if isinstance(f[key], list) else values[0]
+    if "axes" in f and f["axes"] not in ("first", "world"):
+        ck.error((*path, "axes"), f"{label}.axes",
+                 f"axes must be 'first' (the first end's body axes) or 'world', got "
+                 f"{f['axes']!r}")
+        ok = False
+    return ok
+
+
+def _contact(ck: Checker, path: KeyPath, label: str, c: dict[str, Any], bodies: set[str]
+             ) -> bool:
+    """A sphere–plane contact: a known body, vectors, and the signs of its law."""
+    ok = True
+    if c["body"] not in bodies:
+        ck.error((*path, "body"), f"{label}.body",
+                 f"unknown body {c['body']!r}; bodies: {', '.join(sorted(bodies)) or '(none)'}"
+                 " (the plane is fixed to ground; the sphere sits on a body)")
+        ok = False
+    for key in ("anchor", "normal"):
+        if key in c:
+            vec = _vector(ck, c[key], (*path, key), f"{label}.{key}")
+            if vec is not None and key == "normal" and not any(vec):
+                ck.error((*path, key), f"{label}.{key}", "the plane's normal must not be zero")
+                vec = None
+            c[key] = vec
+            ok = ok and vec is not None
+    limits = {"radius": 0.0, "stiffness": 0.0, "damping": 0.0, "damping_exponent": 0.0,
+              "friction": 0.0, "exponent": 1.0, "slip_velocity": None, "offset": None}
+    for key, low in limits.items():
+        if key not in c:
+            continue
+        kpath, klabel = (*path, key), f"{label}.{key}"
+        value = ck.number(c[key], kpath, klabel, positive=key == "slip_velocity")
+        if value is not None and low is not None and value < low:
+            ck.error(kpath, klabel, f"must be ≥ {low:g}" + (" (a force continuous at "
+                                                             "touch-down)" if key == "exponent"
+                                                             else " (a passive contact)"))
+            value = None
+        c[key] = value
+        ok = ok and value is not None
     return ok
 
 

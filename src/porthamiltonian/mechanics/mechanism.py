@@ -40,9 +40,9 @@ from ..errors import ModelError
 from .assembly import MechanismDAE
 from .beam_weight import initial_node_poses, momentum_nodes, weighs
 from .contact import PlaneContact
+from .flexible import FlexibleLink, FlexibleMechanismDAE, link_placements
 from .force_assembly import ForcedMechanismDAE
 from .forces import Bushing, ForceElement, SpringDamper, WrenchPort
-from .flexible import FlexibleLink, FlexibleMechanismDAE, link_placements
 from .graph import GROUND, MechanismGraph
 from .joints import Joint
 from .rigid_body import RigidBody
@@ -279,6 +279,10 @@ class Mechanism:
                                  "not supported yet; join the beam through joints and "
                                  "actuators, or drop the force elements")
             slender = self._slender()
+            if self.forces and slender:
+                raise ModelError("force elements on a mechanism with slender (singular-"
+                                 "inertia) bodies are not supported yet; give the bodies "
+                                 "a full inertia")
             if self.forces:
                 rigid = MechanismDAE(self, self._independent(q0), sparse=False,
                                      engine="numpy")

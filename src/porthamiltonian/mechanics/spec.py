@@ -19,6 +19,21 @@
           beam: {length: 0.5, rhoA: 1.0, rhoI: 1e-4, EA: 1e6, EI: 20, GA: 1e6, GJ: 10,
                  elements: 6, left: velocity, right: free}
 
+Force elements go under ``forces:`` (``kind: spring_damper | bushing | wrench``, the
+keys of :meth:`Mechanism.add_spring_damper`, ``add_bushing``, ``add_wrench_port``)
+and sphere–plane contacts under ``contacts:`` (the keys of
+:meth:`Mechanism.add_contact`):
+
+.. code-block:: yaml
+
+      forces:
+        - {name: strut, kind: spring_damper, first: ground, second: upper,
+           first_anchor: [0, 0.5, 0], stiffness: 200, damping: 2, rest_length: 0.4}
+        - {name: push, kind: wrench, first: ground, second: lower, axes: world}
+      contacts:
+        - {name: floor, body: lower, anchor: [0, -0.7, 0], radius: 0.05,
+           normal: [0, 1, 0], offset: -1.2, stiffness: 1e5, damping: 60, friction: 0.3}
+
 A flexible link's ``beam`` holds the arguments of
 :func:`porthamiltonian.distributed.spatial_beam` (a straight beam: no ``curvature``);
 the other keys are those of :meth:`Mechanism.add_flexible_link`.
@@ -45,6 +60,13 @@ __all__ = ["mechanism_from_spec"]
 _BODY = {"name", "mass", "inertia", "com"}
 _JOINT = {"name", "kind", "parent", "child", "axis", "axis2", "parent_anchor", "child_anchor"}
 _ACT = {"joint", "stiffness", "damping", "setpoint"}
+_FORCE = {"name", "kind", "first", "second", "first_anchor", "second_anchor", "stiffness",
+          "damping", "rest_length", "axes"}
+#: keys each force kind takes (besides name, kind, first, second and the anchors)
+FORCE_KEYS = {"spring_damper": ("stiffness", "damping", "rest_length"),
+              "bushing": ("stiffness", "damping"), "wrench": ("axes",)}
+_CONTACT = {"name", "body", "anchor", "radius", "normal", "offset", "stiffness", "damping",
+            "exponent", "damping_exponent", "friction", "slip_velocity"}
 _LINK = {"name", "beam", "parent", "child", "parent_anchor", "child_anchor", "direction", "up"}
 _BEAM_NUM = ("length", "rhoA", "rhoI", "EA", "EI", "GA", "GJ", "rhoJ")
 _BEAM = {*_BEAM_NUM, "elements", "degree", "left", "right"}
@@ -89,10 +111,10 @@ def mechanism_from_spec(spec: Mapping[str, Any],
     if not isinstance(spec, Mapping):
         raise ModelError("mechanism: expected a mapping with bodies, joints, actuators")
     unknown = set(spec) - {"gravity", "bodies", "joints", "actuators", "flexible_links",
-                           "name"}
+                           "forces", "contacts", "name"}
     if unknown:
         raise ModelError(f"mechanism: unknown key(s) {sorted(unknown)}; allowed: gravity, "
-                         "bodies, joints, actuators, flexible_links, name")
+                         "bodies, joints, actuators, flexible_links, forces, contacts, name")
     names = {k: sp.Float(v) for k, v in (parameters or {}).items()}
     num = lambda v, where: _number(v, names, where)  # noqa: E731
     mech = Mechanism(gravity=np.asarray(num(spec.get("gravity", [0, 0, 0]),
@@ -118,6 +140,29 @@ def mechanism_from_spec(spec: Mapping[str, Any],
         mech.add_flexible_link(str(lk["name"]), _beam(lk["beam"], num, f"{label}.beam"),
                                str(lk["parent"]),
                                None if lk.get("child") is None else str(lk["child"]), **geo)
+    for label, f in _entries(spec, "forces", _FORCE, {"name", "kind", "first", "second"}):
+        kind = str(f["kind"])
+        if kind not in FORCE_KEYS:
+            raise ModelError(f"{label}.kind: unknown force kind {kind!r}; kinds: "
+                             f"{', '.join(FORCE_KEYS)}")
+        extra = set(f) - {"name", "kind", "first", "second", "first_anchor",
+                          "second_anchor", *FORCE_KEYS[kind]}
+        if extra:
+            raise ModelError(f"{label}: key(s) {sorted(extra)} do not apply to a {kind}; it "
+                             f"takes {', '.join(FORCE_KEYS[kind])}")
+        args = {k: num(f[k], f"{label}.{k}") for k in ("first_anchor", "second_anchor",
+                                                       "stiffness", "damping",
+                                                       "rest_length") if k in f}
+        if "axes" in f:
+            args["axes"] = str(f["axes"])
+        add = {"spring_damper": mech.add_spring_damper, "bushing": mech.add_bushing,
+               "wrench": mech.add_wrench_port}[kind]
+        add(str(f["name"]), str(f["first"]), str(f["second"]), **args)
+    for label, c in _entries(spec, "contacts", _CONTACT, {"name", "body", "stiffness"}):
+        law = {k: num(v, f"{label}.{k}") for k, v in c.items()
+               if k not in ("name", "body", "anchor")}
+        mech.add_contact(str(c["name"]), str(c["body"]),
+                         num(c.get("anchor", [0, 0, 0]), f"{label}.anchor"), **law)
     return mech
 
 
