@@ -193,7 +193,7 @@ class BondDomains:
 
     def of(self, element: str) -> Domain:
         """The domain of a one-port or junction (of its first bond; ``generic`` if none)."""
-        bonds = self.graph.bonds_of(element)
+        bonds = self.graph.bonds_at(element)
         return self.bond[bonds[0].name] if bonds else DOMAINS["generic"]
 
     def sides(self, element: str) -> tuple[Domain, Domain]:

@@ -205,8 +205,16 @@ def _residual_float(row: dict[int, Any], rhs: Combination, j: int,
 def _singleton_float(row: dict[int, Any], rhs: Combination, j: int,
                      value: Sequence[Combination | None]) -> Combination:
     """:func:`_singleton` in floats, the zero test inlined."""
-    acc = _residual_float(row, rhs, j, value)
     pivot = row[j]
+    if not rhs and len(row) == 2 and pivot in (1, -1):
+        # v_j = v_o, or −v_o: a junction's equal efforts or flows, most rows of a large
+        # graph; the combination of v_o holds no zeros already
+        ((o, a),) = ((k, c) for k, c in row.items() if k != j)
+        if a == -pivot:
+            return dict(value[o])  # type: ignore[arg-type]
+        if a == pivot:
+            return {k: -c for k, c in value[o].items()}  # type: ignore[union-attr]
+    acc = _residual_float(row, rhs, j, value)
     if pivot == 1:
         return {k: c for k, c in acc.items() if c != 0.0}
     if pivot == -1:

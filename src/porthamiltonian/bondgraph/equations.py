@@ -116,7 +116,7 @@ def element_equations(bg: BondGraph, derivative: Iterable[str] = (),
         k = el.kind
         (storages if k in STORAGE else sources if k in ("Se", "Sf")
          else resistors if k == "R" else rest).append((k, el))
-    adjacent = bg.bonds_of
+    adjacent = bg.bonds_at
     rows, rhs, owners, knowns = eq.rows, eq.rhs, eq.owners, eq.knowns  # add_unit inlined
     for kind, el in storages:
         (b,) = adjacent(el.name)

@@ -282,13 +282,18 @@ class BondGraph:
     # ------------------------------------------------------------------ queries
     def bonds_of(self, name: str) -> list[Bond]:
         """The bonds at an element, in the order they were added."""
+        return list(self.bonds_at(name))
+
+    def bonds_at(self, name: str) -> tuple[Bond, ...] | list[Bond]:
+        """:meth:`bonds_of` without the copy, for readers that do not change it (the
+        generator asks for 10⁵ of them on a large graph)."""
         if self._indexed != len(self.bonds):  # bonds were appended to the list directly
             self._indexed = len(self.bonds)
             self._adjacent = {}
             for b in self.bonds:
                 for end in {b.tail, b.head}:
                     self._adjacent.setdefault(end, []).append(b)
-        return list(self._adjacent.get(name, []))
+        return self._adjacent.get(name, ())
 
     def storages(self) -> list[Element]:
         return [e for e in self.elements.values() if e.kind in STORAGE]
@@ -442,7 +447,7 @@ class BondGraph:
             yield (f"the graph is not connected: {', '.join(rest)} are not linked to "
                    f"{', '.join(sorted(parts[0])[:5])}…; add the missing bonds")
         for el in self.elements.values():
-            bonds = self.bonds_of(el.name)
+            bonds = self.bonds_at(el.name)
             k = el.kind
             if k in ("C", "I", "R", "Se", "Sf") and len(bonds) != 1:
                 yield (f"{el.where()} has {len(bonds)} bonds; a {el.type} element has exactly "
