@@ -139,7 +139,8 @@ def test_bushing_translation_against_prismatic_spring() -> None:
     H = np.eye(4)
     H[0, 3] = 0.1
     r2 = bu.simulate(T, dt=dt, poses={"b": H})
-    assert np.abs(r1["j.q"] - (r2["b.x"] - 0.5)).max() <= 1e-5
+    # no rotation is excited: the bushing's translational potential is the spring's
+    assert np.abs(r1["j.q"] - (r2["b.x"] - 0.5)).max() <= 1e-12
     assert np.abs(r2.power_residual).max() <= 1e-13 * r2.H[0]
 
 
