@@ -10,6 +10,9 @@
 * :mod:`.flexible` — flexible links (3-D beams) joined to the bodies by power ports;
 * :mod:`.slender` — slender rods and point masses (singular inertia: spin rates as
   algebraic states);
+* :mod:`.forces` — force elements between two frames: wrench ports, spring–dampers,
+  bushings; :mod:`.contact` — sphere/point–plane contact with Coulomb friction;
+  :mod:`.force_assembly` — the assembly with them;
 * :mod:`.symbolic` — the same system as a symbolic DescriptorPHS (printing, small models);
 * :mod:`.dual` — batched pose-built vectors with exact derivatives (for the assembly);
 * :mod:`.protocols` — what the assemblies read from a mechanism (so they need not import
@@ -19,13 +22,16 @@
 
 from . import lie
 from .assembly import MechanismDAE
+from .contact import PlaneContact, damping_for_restitution, restitution
 from .flexible import FlexibleLink, FlexibleMechanismDAE
+from .forces import Bushing, ForceElement, SpringDamper, WrenchPort
 from .graph import MechanismGraph
 from .joints import Joint
 from .mechanism import Mechanism, MechanismResult
 from .rigid_body import RigidBody
 from .spec import mechanism_from_spec
 
-__all__ = ["lie", "FlexibleLink", "FlexibleMechanismDAE", "Joint", "Mechanism",
-           "MechanismDAE", "MechanismGraph", "MechanismResult", "RigidBody",
-           "mechanism_from_spec"]
+__all__ = ["lie", "Bushing", "FlexibleLink", "FlexibleMechanismDAE", "ForceElement", "Joint",
+           "Mechanism", "MechanismDAE", "MechanismGraph", "MechanismResult", "PlaneContact",
+           "RigidBody", "SpringDamper", "WrenchPort", "damping_for_restitution",
+           "mechanism_from_spec", "restitution"]
