@@ -72,6 +72,113 @@ def a02_exact(t: np.ndarray, N: int, g: float = 9.81) -> np.ndarray:
     return np.column_stack([np.cos(phi), np.sin(phi)])
 
 
+# A05 data from the benchmark's specification (SI): shaft and rods 1 × 0.01 × 0.01 m, slider
+# a 0.1 m cube, density 3000 kg/m³, 5 kg balls at the rods' ends, hinges at x = ±0.05 m on
+# the shaft's top, springs K = 8e5 N/m, C = 4e4 N·s/m, rest length 0.5 m, from the slider's
+# sides to the rods' midpoints; s = 0.5 m, rods 30° below the horizontal, 2π rad/s.
+A05 = {"rho": 3000.0, "L": 1.0, "w": 0.01, "b": 0.1, "a": 0.05, "mb": 5.0, "K": 8e5,
+       "C": 4e4, "l0": 0.5, "s0": 0.5, "alpha0": np.pi / 6, "omega0": 2 * np.pi, "g": 9.81}
+
+
+def a05_reduced(t_end: float):
+    """The symmetric motion of A05 from its own Lagrangian, independent of the multibody
+    formulation: coordinates φ (shaft angle), s (slider height), α (both rods' angle below
+    the horizontal); φ is cyclic, so p = M_φ(α) φ̇ is constant (no motor, gravity along the
+    axis), and the rest is Lagrange's equations with Rayleigh's dissipation C ℓ̇² of the
+    two spring–dampers of length ℓ(s, α) = |((L/2) cos α, L − (L/2) sin α − s)|:
+
+        M_φ(α) = I_shaft + I_slider + 2[m (a + λ cos α)² + J + (I_l − J) sin² α],
+        2 M_α α̈ = ½ φ̇² M_φ'(α) + 2 m g λ cos α − 2 F ∂ℓ/∂α,   m_s s̈ = −m_s g − 2 F ∂ℓ/∂s,
+
+    with m, λ, J, I_l the mass, hinge-to-centre distance and inertias of a rod with its
+    ball, M_α = m λ² + J and F = K(ℓ − l0) + C ℓ̇ (Radau, rtol 1e-11). Returns the dense
+    solution t ↦ (φ, s, α, ṡ, α̇)."""
+    d = A05
+    L, a, g = d["L"], d["a"], d["g"]
+    mr, ms = d["rho"] * L * d["w"] ** 2, d["rho"] * d["b"] ** 3
+    Il, It = mr * d["w"] ** 2 / 6, mr * (L ** 2 + d["w"] ** 2) / 12
+    m = mr + d["mb"]
+    lam = (mr * L / 2 + d["mb"] * L) / m
+    J = It + mr * (L / 2 - lam) ** 2 + d["mb"] * (L - lam) ** 2
+    I0 = Il + ms * d["b"] ** 2 / 6
+    Ma = m * lam ** 2 + J
+
+    def Mphi(al):
+        return I0 + 2 * (m * (a + lam * np.cos(al)) ** 2 + J + (Il - J) * np.sin(al) ** 2)
+
+    def dMphi(al):
+        return 2 * (-2 * m * (a + lam * np.cos(al)) * lam * np.sin(al)
+                    + 2 * (Il - J) * np.sin(al) * np.cos(al))
+
+    p = Mphi(d["alpha0"]) * d["omega0"]
+
+    def f(_, y):
+        _, s, al, sd, ad = y
+        dx, dz = L / 2 * np.cos(al), L - L / 2 * np.sin(al) - s
+        ell = np.hypot(dx, dz)
+        ls, la = -dz / ell, (-dx * L / 2 * np.sin(al) - dz * L / 2 * np.cos(al)) / ell
+        F = d["K"] * (ell - d["l0"]) + d["C"] * (ls * sd + la * ad)
+        om = p / Mphi(al)
+        return [om, sd, ad, -g - 2 * F * ls / ms,
+                (0.5 * om ** 2 * dMphi(al) + 2 * m * g * lam * np.cos(al) - 2 * F * la)
+                / (2 * Ma)]
+
+    def jac(t, y):  # central differences: scipy's own estimate overflows on this stiffness
+        h = 1e-7 * np.maximum(1.0, np.abs(y))
+        return np.column_stack([(np.subtract(f(t, y + e), f(t, y - e))) / (2 * e[i])
+                                for i, e in enumerate(np.diag(h))])
+
+    y0 = [0.0, d["s0"], d["alpha0"], 0.0, 0.0]
+    return solve_ivp(f, (0.0, t_end), y0, method="Radau", jac=jac, rtol=1e-11, atol=1e-12,
+                     dense_output=True).sol
+
+
+def a05_momentum(res) -> np.ndarray:
+    """Angular momentum about the vertical axis, Σ e_z·(R P_ω + p × R P_v) over the
+    bodies (N·m·s); constant in the exact motion."""
+    total = 0.0
+    for b in ("shaft", "slider", "rod1", "rod2"):
+        p = np.stack([res[f"{b}.p[{i}]"] for i in range(3)], axis=-1)
+        R = np.stack([res[f"{b}.R[{i}]"] for i in range(9)], axis=-1).reshape(-1, 3, 3)
+        P = np.stack([res[f"{b}.P[{i}]"] for i in range(6)], axis=-1)
+        RP = np.einsum("kij,kj->ki", R, P[:, :3]), np.einsum("kij,kj->ki", R, P[:, 3:])
+        total = total + (RP[0] + np.cross(p, RP[1]))[:, 2]
+    return total
+
+
+def svd_rows(C: np.ndarray, tol: float) -> list[int]:
+    """The former row selection of ``Mechanism._independent``: row k kept when the SVD of
+    the kept rows and it has one more singular value above ``tol`` (one SVD per row)."""
+    keep: list[int] = []
+    rank = 0
+    for k in range(C.shape[0]):
+        r = int(np.sum(np.linalg.svd(C[keep + [k]], compute_uv=False) > tol))
+        if r > rank:
+            keep.append(k)
+            rank = r
+    return keep
+
+
+def selection_setup(path: Path) -> tuple[float, float, bool, int]:
+    """CPU seconds of the former SVD rule and of ``independent_rows`` on a model file's
+    constraint rows, whether they agree, and how many rows were dropped."""
+    from porthamiltonian.io.mechanism_run import _mechanism, joint_values
+    from porthamiltonian.mechanics.assembly import MechanismDAE
+    from porthamiltonian.mechanics.mechanism import independent_rows
+
+    model = load_model(path)
+    mech = _mechanism(model)
+    q0 = joint_values((model.simulate or {}).get("initial") or {}) or None
+    C = MechanismDAE(mech).wrench_matrix(mech._configuration(q0))
+    tol = 1e-9 * max(1.0, float(np.abs(C).max()))
+    c0 = time.process_time()
+    old = svd_rows(C, tol)
+    c1 = time.process_time()
+    new = independent_rows(C, tol)
+    c2 = time.process_time()
+    return c1 - c0, c2 - c1, old == new, C.shape[0] - len(new)
+
+
 def run(path: Path, **kw) -> tuple[object, float, float]:
     """(result, set-up CPU s, total CPU s)."""
     c0 = time.process_time()
