@@ -499,8 +499,12 @@ class BondGraph:
 
     # ------------------------------------------------------------------ I/O
     @classmethod
-    def from_model(cls, model: Any) -> BondGraph:
-        """From a loaded model file (:func:`porthamiltonian.io.load_model`)."""
+    def from_model(cls, model: Any, *, storage_check: bool = True) -> BondGraph:
+        """From a loaded model file (:func:`porthamiltonian.io.load_model`); its
+        ``include:`` sub-graphs included and its ``ports:`` exposed
+        (:mod:`.model_include`).  ``storage_check``: warn about non-convex energies."""
+        from .model_include import add_includes, expose_ports
+
         section = model.section
         bg = cls(model.name, parameters=model.parameter_settings(),
                  domain=section.get("domain"))
@@ -513,12 +517,15 @@ class BondGraph:
                 if key in e:
                     el.params[key] = e[key]
             bg._pending.pop(e["name"], None)
+        add_includes(bg, section)
         for b in section["bonds"]:
             bg.connect(b["from"], b["to"], b.get("name"), line=b.get("line"))
-        from ..energy.storage_check import check_graph_storages  # warns on non-convex energies
+        expose_ports(bg, section)
+        if storage_check:
+            from ..energy.storage_check import check_graph_storages  # warns: non-convex H
 
-        check_graph_storages(bg, values=model.parameter_values(),
-                             initial=(model.simulate or {}).get("initial"))
+            check_graph_storages(bg, values=model.parameter_values(),
+                                 initial=(model.simulate or {}).get("initial"))
         return bg
 
 

@@ -16,7 +16,12 @@ The checked section is::
                    "c": <sympy.Expr>,                # the keys the element gave, parsed
                    "text": {"c": "C"}}, ...],        # ... and their original text
      "bonds": [{"from": "u", "to": "j", "name": None, "line": 9}, ...],
+     "include": [...], "ports": {"elec": "je"},      # sub-graphs (.bondgraph_include)
+     "count": 12,                                    # elements, includes expanded
      "states": [...], "inputs": [...], "outputs": [...]}
+
+States, inputs and outputs include those of the included sub-graphs, renamed as
+:meth:`porthamiltonian.bondgraph.BondGraph.include` renames them (``m1.La``).
 
 ``domain:`` (on the section: the default; on an element: its declaration, two names
 ``[in, out]`` for a TF/GY) is checked and propagated as the compiler does
@@ -33,6 +38,7 @@ the state symbols :func:`porthamiltonian.expr.state_symbol`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import sympy
@@ -40,6 +46,7 @@ import sympy
 from ..errors import ModelError
 from ..expr import state_symbol
 from ..naming import expand, qualified_state
+from .bondgraph_include import check_includes, check_ports, flattened, port_ends
 from .limits import current as current_limits
 from .schema import Checker, KeyPath, Section, label_of
 from .unit_checks import check_element_units
@@ -75,14 +82,18 @@ def check_bondgraph(ck: Checker, value: Any, path: KeyPath) -> Section:
     """Check a ``bondgraph`` section (see module docstring)."""
     label = label_of(path)
     data: dict[str, Any] = {"domain": None, "elements": [], "bonds": [], "states": [],
-                            "inputs": [], "outputs": []}
+                            "inputs": [], "outputs": [], "include": [], "ports": {},
+                            "count": 0}
     section = ck.mapping(value, path, label)
     if section is None:
         return Section(data, None, None)
     ck.keys(
-        section, path, label, ("elements", "bonds", "domain"), ("elements", "bonds"),
-        "in a bondgraph section"
+        section, path, label, ("elements", "bonds", "domain", "include", "ports"),
+        ("elements", "bonds"), "in a bondgraph section"
     )
+    if section.get("include") is not None:  # first: their parameters name states, too
+        own = {e.get("name") for e in section.get("elements") or [] if isinstance(e, dict)}
+        data["include"] = check_includes(ck, section["include"], (*path, "include"), own)
     if section.get("domain") is not None:
         data["domain"] = _declared(ck, section["domain"], "", (*path, "domain"),
                                    f"{label}.domain")
@@ -102,13 +113,27 @@ def check_bondgraph(ck: Checker, value: Any, path: KeyPath) -> Section:
             ck, raw, e["type"], (*e["path"], "domain"), f"{e['label']}.domain")
         _values(ck, e, every_state)
         data["elements"].append(e)
+    for inc in data["include"]:
+        sub = inc["model"].section
+        for key in ("states", "inputs"):
+            data[key] += [f"{inc['name']}.{n}" for n in sub[key]]
+    data["count"] = len(elements) + sum(inc["count"] for inc in data["include"])
+    if data["count"] > current_limits().nodes:
+        ck.error((*path, "include"), label,
+                 f"the graph has {data['count']} elements with its includes expanded, more "
+                 f"than the limit of {current_limits().nodes} (--limit nodes=N raises it)")
     data["bonds"] = _bonds(
         ck,
         section.get("bonds", []),
         (*path, "bonds"),
         f"{label}.bonds",
         [e["name"] for e in elements],
+        data["include"],
+        {i.get("name") for i in section.get("include") or [] if isinstance(i, dict)},
     )
+    if section.get("ports") is not None:
+        data["ports"] = check_ports(ck, section["ports"], (*path, "ports"),
+                                    {e["name"]: e["type"] for e in elements}, data["include"])
     data["outputs"] = _outputs(ck, data, path, label)
     check_element_units(ck, data)
     return Section(data, data["states"], data["inputs"], list(data["outputs"]))
@@ -133,28 +158,32 @@ def _outputs(ck: Checker, data: dict[str, Any], path: KeyPath, label: str) -> li
     from ..bondgraph.graph import base_type
     from ..quantities import DOMAINS
 
-    elements = data["elements"]
-    bonds = data["bonds"]
+    elements, bonds = flattened(data)  # with the included sub-graphs
     try:
-        per_bond = propagate(
-            [(e["name"], base_type(e["type"]), e.get("domain"), None, e["label"])
-             for e in elements],
-            [(b["from"], b["to"], f"bond {b['from']} → {b['to']}"
-              + (f" at line {b['line']}" if b.get("line") else "")) for b in bonds],
-            data["domain"])
+        per_bond = propagate([(n, base_type(t), dec, fb, lab) for n, t, dec, fb, lab in elements],
+                             bonds, data["domain"])
     except ModelError as err:
         ck.error(path, label, str(err))
         per_bond = ["generic"] * len(bonds)
     first = {}
-    for b, dom in zip(bonds, per_bond, strict=True):
-        for end in (b["from"], b["to"]):
+    for (tail, head, _), dom in zip(bonds, per_bond, strict=True):
+        for end in (tail, head):
             first.setdefault(end, dom)
+    dims = _dims(data)
     out: list[str] = []
-    for e in elements:
-        if e["type"] in SOURCE_TYPES:
-            dom = DOMAINS[first.get(e["name"], data["domain"] or "generic")]
-            _, yq = source_quantities(base_type(e["type"]), dom)
-            out += [source_output(u, yq) for u in expand(e["name"], e["dim"])]
+    for name, kind, _, fallback, _ in elements:
+        if kind in SOURCE_TYPES:
+            dom = DOMAINS[first.get(name, fallback or data["domain"] or "generic")]
+            _, yq = source_quantities(base_type(kind), dom)
+            out += [source_output(u, yq) for u in expand(name, dims.get(name, 1))]
+    return out
+
+
+def _dims(section: dict[str, Any], prefix: str = "") -> dict[str, int]:
+    """Element → dim, the included sub-graphs' elements renamed (``m1.C1``)."""
+    out = {prefix + e["name"]: e["dim"] for e in section["elements"]}
+    for inc in section.get("include") or []:
+        out.update(_dims(inc["model"].section, f"{prefix}{inc['name']}."))
     return out
 
 
@@ -312,11 +341,15 @@ def _switched_keys(ck: Checker, raw: dict[str, Any], e: dict[str, Any]) -> None:
 
 
 def _bonds(
-    ck: Checker, value: Any, path: KeyPath, label: str, names: list[str]
+    ck: Checker, value: Any, path: KeyPath, label: str, names: list[str],
+    includes: Sequence[dict[str, Any]] = (), failed: set[Any] = frozenset(),
 ) -> list[dict[str, Any]]:
+    """The checked bonds; an end is an element or a port ``m1.elec`` of an include (one
+    that could not be read, in ``failed``, has been reported already)."""
     raw = ck.sequence(value, path, label)
     out: list[dict[str, Any]] = []
-    known = set(names)
+    known = set(names) | set(port_ends(includes))
+    subs = {inc["name"]: inc for inc in includes}
     seen: set[str] = set()
     for k, item in enumerate(raw or []):
         bpath, blabel = (*path, k), f"{label}[{k}]"
@@ -340,12 +373,22 @@ def _bonds(
             continue
         ok = True
         for end, epath in zip(ends, epaths, strict=True):
-            if not isinstance(end, str) or end not in known:
+            if isinstance(end, str) and end.split(".", 1)[0] in failed - set(subs):
+                ok = False  # the include's own problem is reported
+            elif isinstance(end, str) and end.split(".", 1)[0] in subs and end not in known:
+                ok = False
+                inc = subs[end.split(".", 1)[0]]
+                ck.error(epath, blabel, f"the sub-graph {inc['name']!r} ({inc['file']}) has no "
+                         f"port {end.split('.', 1)[1]!r}; its ports are: "
+                         + ", ".join(f"{inc['name']}.{p}" for p in inc["ports"]))
+            elif not isinstance(end, str) or end not in known:
                 ok = False
                 ck.error(
                     epath,
                     blabel,
-                    f"unknown element {end!r}; elements are: {', '.join(names) or '(none)'}",
+                    f"unknown element {end!r}; elements are: {', '.join(names) or '(none)'}"
+                    + (f"; ports of the sub-graphs: {', '.join(port_ends(includes))}"
+                       if includes else ""),
                 )
         if ok and ends[0] == ends[1]:
             ck.error(bpath, blabel, f"the bond joins {ends[0]!r} to itself")

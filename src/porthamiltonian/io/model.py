@@ -98,6 +98,9 @@ class Model:
     #: the document as read (plain data) and its name in messages, for with_parameters
     document: Any = field(default=None, repr=False, compare=False)
     source: str = field(default="<dict>", repr=False, compare=False)
+    #: the folder ``bondgraph.include`` files are read from (the file's own; ``load_dict``'s
+    #: ``folder``; else the working directory)
+    folder: pathlib.Path | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
@@ -137,6 +140,7 @@ class Model:
         else:
             data["parameters"] = {**(data.get("parameters") or {}), **values}
         ck = Checker(self.source, self.lines)
+        ck.folder = self.folder
         model = _check(ck, data, self.path, self.source)
         if ck.problems or model is None:
             raise SchemaError(ck.problems[0], problems=ck.problems)
@@ -208,9 +212,15 @@ def validate_model(path: str | pathlib.Path, *, fmt: str | None = None,
         return _check_source(path, fmt)[1]
 
 
-def load_dict(data: dict[str, Any], *, source: str = "<dict>") -> Model:
-    """Check a model given as plain data (as a YAML file would give it); no line numbers."""
+def load_dict(data: dict[str, Any], *, source: str = "<dict>",
+              folder: str | pathlib.Path | None = None) -> Model:
+    """Check a model given as plain data (as a YAML file would give it); no line numbers.
+
+    ``folder``: where the files of ``bondgraph.include`` are read from (default: the
+    working directory), and the only folder they may come from.
+    """
     ck = Checker(source)
+    ck.folder = None if folder is None else pathlib.Path(folder)
     model = _check(ck, data, None, source)
     if ck.problems or model is None:
         raise SchemaError(ck.problems[0], problems=ck.problems)
@@ -282,6 +292,9 @@ def _read(path_or_text: str | pathlib.Path) -> tuple[str, pathlib.Path | None, s
 def _check(ck: Checker, data: Any, path: pathlib.Path | None,
            source: str = "<dict>") -> Model | None:
     document = data
+    ck.path = path
+    ck.folder = path.parent if path is not None else ck.folder
+    ck.include_loader = _load_include
     if data is None:
         ck.report((), "the model is empty; see docs/model-files.md for the format")
         return None
@@ -349,7 +362,32 @@ def _check(ck: Checker, data: Any, path: pathlib.Path | None,
         lines=ck.lines,
         document=document,
         source=source,
+        folder=ck.folder,
     )
+
+
+def _load_include(path: pathlib.Path, symbolic: Sequence[str] = ()
+                  ) -> tuple[Model | None, list[str]]:
+    """An included model file (``bondgraph.include``, :mod:`.bondgraph_include`), checked
+    without its ``simulate`` section and with the parameters ``symbolic`` left as free
+    symbols (the including file binds them); the problems name this file and its lines.
+    Raises :class:`ModelError` if the file cannot be read (the limits in force apply)."""
+    text, path, source = _read(path)
+    fmt = "json" if path is not None and path.suffix.lower() == ".json" else "yaml"
+    try:
+        data, lines, problems = read_document(text, source, fmt)
+    except SchemaError as err:
+        return None, err.problems
+    ck = Checker(source, lines)
+    ck.problems.extend(problems)
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k != "simulate"}
+        if symbolic:
+            given = data.get("parameters")
+            data["parameters"] = {**(given if isinstance(given, dict) else {}),
+                                  **dict.fromkeys(symbolic)}
+    model = _check(ck, data, path, source)
+    return model, sorted(ck.problems, key=lambda p: _line_in(p, len(source)))
 
 
 def _top_keys(ck: Checker, data: dict[Any, Any]) -> None:

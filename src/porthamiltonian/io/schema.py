@@ -120,6 +120,12 @@ class Checker:
         self.values: dict[str, sympy.Expr] = {}
         self.quantities: dict[KeyPath, Any] = {}
         self.units: dict[str, Any] = {}
+        #: the model file being checked (``None`` for text or data), the folder its
+        #: ``bondgraph.include`` files are read from, and the reader of an included file
+        #: (set by :mod:`.model`; :mod:`.bondgraph_include`)
+        self.path: Any = None
+        self.folder: Any = None
+        self.include_loader: Any = None
 
     # -- reporting ----------------------------------------------------------------------
     def line(self, path: KeyPath) -> int | None:
