@@ -128,7 +128,7 @@ def test_phs_of_a_mechanism_prints_the_dae(capsys):
 @pytest.mark.parametrize(("old", "new", "line", "message"), [
     ("kind: revolute", "kind: hinge", 8,
      "mechanism.joints[0] (pivot).kind: unknown joint kind 'hinge'; kinds: revolute, "
-     "prismatic, cylindrical, universal, spherical, planar, fixed"),
+     "prismatic, cylindrical, universal, spherical, planar, fixed, free"),
     ("parent: ground", "parent: base", 8,
      "mechanism.joints[0] (pivot).parent: unknown body 'base'; bodies: bob, or ground"),
     ("mass: m,", "mass: -m,", 6, "mechanism.bodies[0] (bob).mass: must be positive, got -1"),
