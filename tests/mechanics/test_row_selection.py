@@ -6,6 +6,7 @@ matrices built to sit at the tolerance."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -44,11 +45,19 @@ def _from_file(path: Path) -> tuple[Mechanism, dict | None]:
     ("iftomm_a03_andrews_squeezer_spring.yaml", 9),
     ("iftomm_a04_bricard.yaml", 1),                # Bricard's one redundant row
     ("four_bar", 3),
+    ("manipulator", 3),                            # examples/mechanics_flexible_manipulator.py
 ])
 def test_closed_chains_keep_the_rows_of_the_svd_rule(tmp_path: Path, name: str,
                                                      dropped: int) -> None:
     if name == "four_bar":
         mech, q0 = four_bar(), {"O": 0.5}
+    elif name == "manipulator":
+        spec = importlib.util.spec_from_file_location(
+            "mechanics_flexible_manipulator",
+            ROOT / "examples" / "mechanics_flexible_manipulator.py")
+        example = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(example)
+        mech, q0 = example.manipulator(elements=3, upper_arm="rigid"), None
     elif name.endswith("_12"):
         path = tmp_path / "a02.yaml"
         path.write_text(a02_model(12))
