@@ -9,8 +9,17 @@ Helper module names must therefore be unique across folders.
 """
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
+
+from threadpoolctl import threadpool_limits
+
+# With one pytest-xdist worker per core (pyproject addopts), BLAS threads of their own
+# would oversubscribe the cores: OpenBLAS's threads then spin-wait on each other and a
+# small LU takes 100× longer.  Each worker keeps to one BLAS thread.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    threadpool_limits(limits=1)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
