@@ -13,6 +13,7 @@ up to it (``.partial``).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -104,7 +105,8 @@ def simulate(
         bar = progress_bar(opts.progress, *problem.t_span)  # progress=True / "tqdm"
         if bar is not None:
             opts = opts.replace(progress=bar)
-        res = cls.solve(problem, opts)
+        with _blas_threads(len(problem.x0)):
+            res = cls.solve(problem, opts)
         if bar is not None and len(res.t):
             bar(float(res.t[-1]))  # methods that report no steps (SciPy, IDA) end here
     except SimulationError as err:
@@ -115,6 +117,32 @@ def simulate(
         if bar is not None:
             bar.close()
     return _observe(res, system, problem, opts)
+
+
+#: runs of at most this many states keep BLAS to one thread (:func:`_blas_threads`)
+SINGLE_BLAS_THREAD_UP_TO = 1000
+
+
+def _blas_threads(n_states: int) -> Any:
+    """One BLAS thread for a run of ``n_states`` ≤ :data:`SINGLE_BLAS_THREAD_UP_TO`.
+
+    A step solves dense systems of tens to hundreds of unknowns thousands of times; a
+    multi-threaded BLAS (OpenBLAS) splits each into threads that spin-wait on each other,
+    which gains nothing at that size and costs 5–10× on a machine with other work on it
+    (a flexible-link pendulum, 151 states: 49.5 s with two threads, 7.9 s with one, on
+    two shared cores).  Larger models keep the library's threads (sparse LU is
+    single-threaded anyway)."""
+    if n_states > SINGLE_BLAS_THREAD_UP_TO:
+        return contextlib.nullcontext()
+    if not _BLAS:  # finding the libraries costs ms; a limit on a known set, 20 µs
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
+
+
+#: the BLAS libraries loaded when the first run started (NumPy's and SciPy's)
+_BLAS: list[Any] = []
 
 
 def _observe(res: Any, system: Any, problem: Any, opts: SimulationOptions) -> Any:
