@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import ModelError
 from . import canvas
+from .blocks import LIBRARY_PREFIX, block_info, block_options, place_library_block
 from .files import Workspace
 from .history import history_of
 from .overlay import overlay
@@ -31,11 +32,14 @@ _GRID = (90.0, 70.0, 110.0, 90.0, 5)  # x0, y0, dx, dy, per row
 
 #: the actions that place the elements anew (the canvas takes the server's positions)
 _MOVES = ("relayout", "open", "new", "undo", "redo", None)
+#: the actions after which the list of block files is read again (a file saved or copied)
+_LISTS = ("save", "add-block", "open", None)
 
 
 def _slot(state: dict[str, Any]) -> tuple[float, float]:
     x0, y0, dx, dy, per_row = _GRID
-    taken = {(round(e["x"]), round(e["y"])) for e in state["elements"]}
+    taken = {(round(e["x"]), round(e["y"])) for e in
+             [*state["elements"], *(state.get("blocks") or [])]}
     k = 0
     while True:
         x, y = x0 + dx * (k % per_row), y0 + dy * (k // per_row)
@@ -65,16 +69,19 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
     from .layout import blank_figure, cytoscape_elements, element_rows, page, sim_rows
     from .runs import energy_balance, get_run, result_bytes, start_run
 
+    def info(name: str) -> Any:  # a block file's ports, states and inputs
+        return block_info(workspace, name)
+
     initial = canvas.new_state()
     opened = ""
     if model:
         text, _ = workspace.read(model)
-        initial = canvas.from_text(text, model)
+        initial = canvas.from_text(text, model, blocks=info)
         opened = model
 
     app = Dash(__name__, title="porthamiltonian workbench", update_title=None,
                serve_locally=True)
-    app.layout = lambda: page(opened, list(METHODS), list(DOMAINS))
+    app.layout = lambda: page(opened, list(METHODS), list(DOMAINS), block_options(workspace))
     palette = [f"add-{k}" for k in canvas.PALETTE]
 
     # ------------------------------------------------------------ the graph state
@@ -84,7 +91,8 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
         Output("elements-table", "data"), Output("sim-table", "data"),
         Output("messages", "children"), Output("t-end", "value"), Output("dt", "value"),
         Output("method", "value"), Output("domain", "value"), Output("file-list", "children"),
-        *[Input(b, "n_clicks") for b in palette],
+        Output("block-file", "options"),
+        *[Input(b, "n_clicks") for b in palette], Input("add-block", "n_clicks"),
         Input("canvas", "tapNodeData"), Input("delete", "n_clicks"),
         Input("undo", "n_clicks"), Input("redo", "n_clicks"), Input("relayout", "n_clicks"),
         Input("new", "n_clicks"), Input("open", "n_clicks"), Input("save", "n_clicks"),
@@ -96,13 +104,14 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
         State("mode", "value"), State("file-name", "value"), State("params", "data"),
         State("elements-table", "data"), State("sim-table", "data"),
         State("canvas", "selectedNodeData"), State("canvas", "selectedEdgeData"),
+        State("block-file", "value"),
     )
     def edit(*args: Any) -> tuple:
-        n = len(palette)
+        n = len(palette) + 1
         (tap, _d, _u, _r, _l, _n, _o, _s, _p, _t1, _t2, _t3, t_end, dt, method, domain,
          session,
          state, shown, pending, mode, file_name, params, rows, sim_table, sel_nodes,
-         sel_edges) = args[n:]
+         sel_edges, block_file) = args[n:]
         trigger = ctx.triggered_id
         history = history_of(session, initial)
         if state is None:  # a new page: the session's current state
@@ -114,10 +123,22 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
             if trigger in palette:
                 new = canvas.add_element(state, trigger.removeprefix("add-"), *_slot(state))
                 pending = None
+            elif trigger == "add-block":
+                if not block_file:
+                    raise ModelError("choose a block file in the list first")
+                name = str(block_file)
+                if name.startswith(LIBRARY_PREFIX):  # copied in: the saved file's includes
+                    name = place_library_block(workspace, name.removeprefix(LIBRARY_PREFIX))
+                new = canvas.add_block(state, info(name), *_slot(state))
+                status = f"block {new['blocks'][-1]['name']} ({name}): bond to its ports"
+                pending = None
             elif trigger == "canvas" and tap:
                 name = tap.get("id")
                 if mode != "bond":
                     pending = None
+                elif tap.get("type") == "block":
+                    ports = [p for p, b in canvas.port_ends(state).items() if b == name]
+                    status = f"block {name}: click one of its ports ({', '.join(ports)})"
                 elif pending and pending != name:
                     new = canvas.add_bond(state, pending, name)
                     status = f"bond {pending} → {name}"
@@ -135,19 +156,20 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
                 new = state if back is None else back
                 pending = None
             elif trigger == "relayout":
-                new = copy.deepcopy(state)
-                for e, (x, y) in zip(new["elements"], canvas.layout(new), strict=True):
-                    e["x"], e["y"] = x, y
+                new = canvas.place(copy.deepcopy(state))
             elif trigger == "new":
                 new = canvas.new_state()
                 status = "new bond graph"
                 pending = None
             elif trigger == "open":
                 text, path = workspace.read(file_name)
-                new = canvas.from_text(text, file_name)
+                new = canvas.from_text(text, file_name, blocks=info)
                 status = f"opened {path.name}"
                 pending = None
             elif trigger == "save":
+                if state.get("blocks") and "/" in str(file_name or "").replace("\\", "/"):
+                    raise ModelError("a model with blocks is saved in the workbench folder "
+                                     "itself: its include: files are named from there")
                 path = workspace.write(file_name, canvas.to_yaml(state))
                 status = f"saved {path.name} in {workspace.root}"
             elif trigger == "add-param":
@@ -183,7 +205,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
             history.replace(new)
         else:
             history.push(new)
-        ov = overlay(new)
+        ov = overlay(new, workspace.root)
         sim = new.get("simulate") or {}
         # positions are the canvas's own, except where the server moves the elements
         placed = frozenset() if trigger in _MOVES else frozenset(
@@ -195,7 +217,8 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
                 "" if sim.get("t_end") is None else str(sim["t_end"]),
                 "" if sim.get("dt") is None else str(sim["dt"]),
                 sim.get("method") or "auto", new.get("domain") or "generic",
-                [html.Option(value=f) for f in workspace.names()])
+                [html.Option(value=f) for f in workspace.names()],
+                block_options(workspace) if trigger in _LISTS else no_update)
 
     # ------------------------------------------------------------ equations
     @app.callback(Output("latex", "children"), Output("summary", "children"),
@@ -204,7 +227,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
         if not state or not state["elements"]:
             return "", "draw a bond graph: its port-Hamiltonian model appears here", ""
         try:
-            eq = equations(state)
+            eq = equations(state, workspace.root)
         except ModelError as err:
             return "", f"no model yet: {err}", ""
         if eq.note:
@@ -216,7 +239,7 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
                   Output("run-status", "children"), Input("simulate", "n_clicks"),
                   State("state", "data"), prevent_initial_call=True)
     def simulate(_n: Any, state: Any) -> tuple:
-        run = start_run(state)
+        run = start_run(state, folder=workspace.root)
         return run.id, False, "running …"
 
     @app.callback(Output("progress", "value"), Output("run-status", "children",
@@ -270,20 +293,32 @@ def _with_positions(state: dict[str, Any], shown: list[dict[str, Any]] | None
     """``state`` with the canvas positions after the user's drags."""
     where = {el["data"]["id"]: el["position"] for el in shown or []
              if "position" in el and "source" not in el.get("data", {})}
-    if not any(e["name"] in where for e in state["elements"]):
+    # a block is where its first port is, less that port's offset (Cytoscape.js places a
+    # compound node around its children)
+    blocks = {b["name"]: (f"{b['name']}.{b['ports'][0]}",
+                          canvas.port_offset(0, len(b["ports"])))
+              for b in state.get("blocks") or [] if b["ports"]}
+    if not any(e["name"] in where for e in state["elements"]) and \
+            not any(port in where for port, _ in blocks.values()):
         return state
     new = copy.deepcopy(state)
     for e in new["elements"]:
         p = where.get(e["name"])
         if p:
             e["x"], e["y"] = float(p["x"]), float(p["y"])
+    for b in new.get("blocks") or []:
+        port, dx = blocks.get(b["name"], ("", 0.0))
+        p = where.get(port)
+        if p:
+            b["x"], b["y"] = float(p["x"]) - dx, float(p["y"])
     return new
 
 
 def _edit_elements(state: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The state after edits of the element table (names, values)."""
     new = state
-    for e, row in zip(state["elements"], rows, strict=False):
+    items = [*state["elements"], *(state.get("blocks") or [])]  # the table's rows
+    for e, row in zip(items, rows, strict=False):
         name = str(row.get("name") or "").strip()
         if name and name != e["name"]:
             new = canvas.rename(new, e["name"], name)

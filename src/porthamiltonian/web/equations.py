@@ -15,6 +15,7 @@ a descriptor model reduced to its explicit form when it has one, and shown as
 
 from __future__ import annotations
 
+import pathlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,15 +45,17 @@ class Equations:
     note: str = ""
 
 
-def equations(state: Mapping[str, Any]) -> Equations:
-    """The equations of the graph ``state`` (:mod:`.canvas`); :class:`ModelError` (or a
-    subclass) when the model file would be refused."""
+def equations(state: Mapping[str, Any], folder: str | pathlib.Path | None = None
+              ) -> Equations:
+    """The equations of the graph ``state`` (:mod:`.canvas`; its blocks' files in
+    ``folder``); :class:`ModelError` (or a subclass) when the model file would be
+    refused."""
     from ..descriptor import DescriptorPHS
     from ..io import load_dict
     from ..io.build import build_system
     from ..serialize import phs_to_latex
 
-    system = build_system(load_dict(to_document(state), source="model"))
+    system = build_system(load_dict(to_document(state), source="model", folder=folder))
     if isinstance(system, DescriptorPHS):
         try:
             system = system.to_phs()

@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from .canvas import PALETTE, VALUE_KEYS
+from .canvas import PALETTE, VALUE_KEYS, port_offset
 from .overlay import PROBLEM_COLORS, Overlay
 
 __all__ = ["page", "cytoscape_elements", "STYLESHEET", "element_rows", "sim_rows",
@@ -50,6 +50,14 @@ STYLESHEET: list[dict[str, Any]] = [
        "style": {"background-color": color, "color": "#ffffff", "border-color": color,
                  "border-width": 3}}
       for kind, color in PROBLEM_COLORS.items() if kind != "invalid"],
+    # a sub-graph block: a compound node (label on top) holding one small node per port
+    {"selector": "node.block", "style": {
+        "shape": "round-rectangle", "background-color": "#eef3fb", "border-color": "#4a6fa5",
+        "border-width": 2, "text-valign": "top", "text-halign": "center", "padding": "12px",
+        "font-weight": "bold"}},
+    {"selector": "node.port", "style": {
+        "shape": "ellipse", "background-color": "#ffffff", "border-color": "#4a6fa5",
+        "border-width": 2, "height": 24, "font-size": 12, "padding": "4px"}},
     {"selector": "node.pending", "style": {"border-width": 3, "border-color": "#17becf",
                                            "border-style": "double"}},  # last: wins
     {"selector": "edge", "style": {
@@ -87,6 +95,23 @@ def cytoscape_elements(state: Mapping[str, Any], ov: Overlay, pending: str | Non
         if e["name"] not in placed:
             node["position"] = {"x": e["x"], "y": e["y"]}
         out.append(node)
+    for b in state.get("blocks") or []:
+        name = b["name"]
+        # a problem inside the block (its storage m1.La dependent, …) colours the block
+        inner = [kind for el, kind in ov.problems.items() if el.startswith(f"{name}.")]
+        classes = ["block", *([_css_class(inner[0])] if inner else []),
+                   *(["invalid"] if name in ov.faulty else [])]
+        out.append({"data": {"id": name, "label": f"block:{name}", "type": "block",
+                             "file": b["file"], "problem": inner[0] if inner else ""},
+                    "classes": " ".join(classes)})
+        for k, port in enumerate(b["ports"]):
+            pid = f"{name}.{port}"
+            node = {"data": {"id": pid, "label": port, "parent": name, "type": "port"},
+                    "classes": "port" + (" pending" if pid == pending else "")}
+            if pid not in placed:
+                node["position"] = {"x": b["x"] + port_offset(k, len(b["ports"])),
+                                    "y": b["y"]}
+            out.append(node)
     for k, b in enumerate(state["bonds"]):
         stroke = ov.strokes.get(k)
         out.append({"data": {"id": f"bond{k}", "source": b["from"], "target": b["to"],
@@ -108,6 +133,9 @@ def element_rows(state: Mapping[str, Any], ov: Overlay) -> list[dict[str, Any]]:
         rows.append({"name": e["name"], "type": str(e["type"]), "key": key,
                      "value": "" if value is None else str(value),
                      "problem": "; ".join(problems)})
+    for b in state.get("blocks") or []:  # after the elements: the file it includes
+        rows.append({"name": b["name"], "type": "block", "key": "file", "value": b["file"],
+                     "problem": "; ".join(ov.faulty.get(b["name"], []))})
     return rows
 
 
@@ -118,9 +146,17 @@ def sim_rows(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     rows = [{"what": "input", "name": e["name"],
              "value": "" if inputs.get(e["name"]) is None else str(inputs[e["name"]])}
             for e in state["elements"] if e["type"] in ("Se", "Sf")]
+    rows += [{"what": "input", "name": n,
+              "value": "" if inputs.get(n) is None else str(inputs[n])}
+             for b in state.get("blocks") or [] for n in
+             (f"{b['name']}.{u}" for u in b.get("inputs", []))]
     rows += [{"what": "initial", "name": e["name"],
               "value": "" if initial.get(e["name"]) is None else str(initial[e["name"]])}
              for e in state["elements"] if e["type"] in ("C", "I")]
+    rows += [{"what": "initial", "name": n,
+              "value": "" if initial.get(n) is None else str(initial[n])}
+             for b in state.get("blocks") or [] for n in
+             (f"{b['name']}.{x}" for x in b.get("states", []))]
     return rows
 
 
@@ -133,7 +169,8 @@ def blank_figure() -> dict[str, Any]:
                          "font": {"color": "#888"}}]}}
 
 
-def page(file_name: str, methods: list[str], domains: list[str]) -> Any:
+def page(file_name: str, methods: list[str], domains: list[str],
+         blocks: list[dict[str, str]] | None = None) -> Any:
     """The page (a new session id on each load)."""
     import warnings
 
@@ -142,10 +179,11 @@ def page(file_name: str, methods: list[str], domains: list[str]) -> Any:
         # (pyproject pins dash < 5)
         warnings.filterwarnings("ignore", message=".*DataTable will be removed",
                                 category=DeprecationWarning)
-        return _page(file_name, methods, domains)
+        return _page(file_name, methods, domains, blocks or [])
 
 
-def _page(file_name: str, methods: list[str], domains: list[str]) -> Any:
+def _page(file_name: str, methods: list[str], domains: list[str],
+          blocks: list[dict[str, str]]) -> Any:
     import dash_cytoscape as cyto
     from dash import dash_table, dcc, html
 
@@ -184,6 +222,14 @@ def _page(file_name: str, methods: list[str], domains: list[str]) -> Any:
                     html.Span("Add: ", style={"margin-right": "4px"}),
                     *[html.Button(k, id=f"add-{k}", title=f"add a {k} element",
                                   style=button) for k in PALETTE],
+                ]),
+                html.Div(style={"display": "flex", "align-items": "center", "gap": "4px"},
+                         title="sub-graph blocks: bond-graph model files that expose "
+                               "ports (this folder's, and the library's)", children=[
+                    html.Span("Blocks: "),
+                    dcc.Dropdown(id="block-file", options=blocks, placeholder="a block file",
+                                 clearable=False, style={"width": "330px"}),
+                    html.Button("Add block", id="add-block", style=button),
                 ]),
                 html.Div(style={"display": "flex", "align-items": "center",
                                 "flex-wrap": "wrap"}, children=[

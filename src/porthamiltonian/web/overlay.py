@@ -24,6 +24,7 @@ element that receives the effort, as in :mod:`porthamiltonian.bondgraph.draw`.
 
 from __future__ import annotations
 
+import pathlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ PROBLEM_COLORS: dict[str, str] = {
 }
 
 _ELEMENT_LABEL = re.compile(r"bondgraph\.elements\[(\d+)\]")
+_INCLUDE_LABEL = re.compile(r"bondgraph\.include\[(\d+)\]")
 
 
 @dataclass
@@ -78,27 +80,31 @@ class Overlay:
         return not (self.problems or self.structure or self.model)
 
 
-def overlay(state: Mapping[str, Any]) -> Overlay:
-    """Check the graph ``state`` (:mod:`.canvas`) in the three layers above."""
+def overlay(state: Mapping[str, Any], folder: str | pathlib.Path | None = None) -> Overlay:
+    """Check the graph ``state`` (:mod:`.canvas`) in the three layers above; ``folder``
+    is where its blocks' files are (the workbench folder).  A block is checked through
+    the graph it includes (its storages, sources and junctions take part in the
+    causality analysis as in the compiled model)."""
     from ..bondgraph.causality import analyze_causality
     from ..bondgraph.draw import problem_elements
 
     out = Overlay()
-    graph = _structure(state, out)
+    graph = _structure(state, out, folder)
     if graph is not None and graph.elements and graph.bonds:
         try:
             report = analyze_causality(graph)
         except ModelError as err:
             out.structure.append(str(err))
         else:
-            order = {b.name: k for k, b in enumerate(graph.bonds)}
+            order = {_bond_name(b, k): k for k, b in enumerate(state["bonds"])}
             out.strokes = {order[b]: ("head" if end == "tail" else "tail")
                            for b, end in report.causality.items() if b in order}
             out.problems = problem_elements(report)
             out.messages = list(report.messages)
             out.explanation = report.explain()
-    out.model = _model_problems(state)
+    out.model = _model_problems(state, folder)
     names = [e["name"] for e in state["elements"]]
+    blocks = [b["name"] for b in state.get("blocks") or []]
     for message in out.structure:
         for name in names:
             if f"'{name}'" in message or f" {name} " in f" {message} ":
@@ -107,13 +113,24 @@ def overlay(state: Mapping[str, Any]) -> Overlay:
         hit = _ELEMENT_LABEL.search(message)
         if hit and int(hit.group(1)) < len(names):
             out.faulty.setdefault(names[int(hit.group(1))], []).append(message)
+        hit = _INCLUDE_LABEL.search(message)
+        if hit and int(hit.group(1)) < len(blocks):
+            out.faulty.setdefault(blocks[int(hit.group(1))], []).append(message)
     return out
 
 
-def _structure(state: Mapping[str, Any], out: Overlay) -> Any:
+def _bond_name(bond: Mapping[str, Any], k: int) -> str:
+    """The name of the state's bond ``k`` in the checked graph (its own, or ``b<k+1>``:
+    the included graphs' bonds are named ``motor1.b1``, so the two never meet)."""
+    return str(bond.get("name") or f"b{k + 1}")
+
+
+def _structure(state: Mapping[str, Any], out: Overlay,
+               folder: str | pathlib.Path | None = None) -> Any:
     """The graph as drawn (structure only: values are not needed for causality), its
     structural problems added to ``out.structure``."""
     from ..bondgraph.graph import BondGraph
+    from ..io import load_dict
 
     graph = BondGraph(str(state.get("name") or "untitled"), domain=None)
     for e in state["elements"]:
@@ -124,9 +141,26 @@ def _structure(state: Mapping[str, Any], out: Overlay) -> Any:
             continue
         graph._pending.pop(e["name"], None)  # values are the model file check's business
         el.params.update({k: v for k, v in e.get("values", {}).items()})
-    for b in state["bonds"]:
+    for b in state.get("blocks") or []:
+        # the block's file read as an include is (confined to the folder, checked), then
+        # its graph included as the compiler includes it
+        doc = {"name": "block", "bondgraph": {"include": [{"name": b["name"],
+                                                           "file": b["file"]}],
+                                              "elements": [], "bonds": []}}
         try:
-            graph.connect(b["from"], b["to"], b.get("name") or None)
+            sub = load_dict(doc, source="model", folder=folder).section["include"][0]
+            inner = BondGraph.from_model(sub["model"], storage_check=False)
+            inner.state_names()  # named as compiled, before the values go
+            inner.parameters = {}  # values are not needed here; blocks may differ in them
+            graph.include(b["name"], inner)
+        except (ModelError, SchemaError) as err:
+            problems = getattr(err, "problems", None) or [str(err)]
+            out.structure.append(f"block {b['name']} ({b['file']}): "
+                                 + problems[0].removeprefix("model: "))
+            return None
+    for k, b in enumerate(state["bonds"]):
+        try:
+            graph.connect(b["from"], b["to"], _bond_name(b, k))
         except ModelError as err:
             out.structure.append(str(err))
             return None
@@ -134,12 +168,13 @@ def _structure(state: Mapping[str, Any], out: Overlay) -> Any:
     return graph
 
 
-def _model_problems(state: Mapping[str, Any]) -> list[str]:
+def _model_problems(state: Mapping[str, Any],
+                    folder: str | pathlib.Path | None = None) -> list[str]:
     """Every problem :func:`porthamiltonian.io.load_dict` finds in the state's document."""
     from ..io import load_dict
 
     try:
-        load_dict(to_document(state), source="model")
+        load_dict(to_document(state), source="model", folder=folder)
     except SchemaError as err:
         return list(err.problems) or [str(err)]
     except ModelError as err:

@@ -50,9 +50,11 @@ class Run:
     :class:`~porthamiltonian.simulate.SimulationResult`) or ``error`` (one sentence) is
     set; ``warnings`` are those ``porthamiltonian simulate`` prints."""
 
-    def __init__(self, state: Mapping[str, Any], max_steps: int | None = None) -> None:
+    def __init__(self, state: Mapping[str, Any], max_steps: int | None = None,
+                 folder: str | pathlib.Path | None = None) -> None:
         self.id = f"run{next(_IDS)}"
         self.document = to_document(state)
+        self.folder = folder  # where the blocks' files are (the workbench folder)
         self.max_steps = max_steps
         self.progress = 0.0
         self.done = False
@@ -78,7 +80,7 @@ class Run:
         from ..io.simulation import simulation_arguments, simulation_system
         from ..simulate.run import simulate
 
-        model = load_dict(self.document, source="model")
+        model = load_dict(self.document, source="model", folder=self.folder)
         errors, self.warnings = value_problems(model)
         if errors:
             raise ModelError(errors[0])
@@ -98,9 +100,11 @@ class Run:
         return res
 
 
-def start_run(state: Mapping[str, Any], max_steps: int | None = None) -> Run:
-    """Start simulating ``state`` in a thread; the :class:`Run` to poll."""
-    run = Run(state, max_steps)
+def start_run(state: Mapping[str, Any], max_steps: int | None = None,
+              folder: str | pathlib.Path | None = None) -> Run:
+    """Start simulating ``state`` (its blocks' files in ``folder``) in a thread; the
+    :class:`Run` to poll."""
+    run = Run(state, max_steps, folder)
     with _LOCK:
         _RUNS[run.id] = run
         while len(_RUNS) > KEPT_RUNS:
