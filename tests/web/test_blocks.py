@@ -52,6 +52,10 @@ def test_the_library_blocks_are_valid_and_copied_unchanged(ws):
     for name in library_names():
         model = load_model(pathlib.Path(str(LIBRARY / name)))
         assert model.section["ports"], name
+    # the library's motor is the block of examples/models/two_motor_drive.yaml
+    examples = pathlib.Path(__file__).resolve().parents[2] / "examples" / "models"
+    assert (LIBRARY / "dc_motor_block.yaml").read_text() == \
+        (examples / "dc_motor_block.yaml").read_text()
     assert [o["value"] for o in block_options(ws)] == [f"lib:{n}" for n in library_names()]
     place_library_block(ws, "dc_motor_block.yaml")
     assert (ws.root / "dc_motor_block.yaml").read_text() == \
