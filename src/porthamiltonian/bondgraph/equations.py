@@ -37,8 +37,9 @@ are assembled.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import sympy as sp
@@ -183,8 +184,7 @@ def _matrix(el: Element, key: str, dim: int) -> Any:
     return [[v if i == j else 0 for j in range(dim)] for i in range(dim)]
 
 
-def _junction(eq: ElementEquations, bonds: list[Any], el: Element,
-              base: dict[str, int]) -> None:
+def _junction(eq: ElementEquations, bonds: Any, el: Element, base: dict[str, int]) -> None:
     """0: flows sum, efforts equal; 1: efforts sum, flows equal (``add_unit`` inlined
     and the variable numbers read from ``base``: a 10⁴-section ladder has 2·10⁴
     junctions)."""
@@ -193,13 +193,18 @@ def _junction(eq: ElementEquations, bonds: list[Any], el: Element,
     summed, shared = (1, 0) if el.kind == "0" else (0, 1)
     at = [base[b.name] for b in bonds]
     sign = [1 if b.head == name else -1 for b in bonds]
-    rows, rhs, owners = eq.rows, eq.rhs, eq.owners
+    n = len(at)
     for c in range(bonds[0].dim):
-        rows.append({i + 2 * c + summed: s for i, s in zip(at, sign, strict=True)})
-        first = at[0] + 2 * c + shared
-        rows.extend({i + 2 * c + shared: 1, first: -1} for i in at[1:])
-        rhs.extend({} for _ in at)
-        owners.extend(name for _ in at)
+        off_sum, off_shared = 2 * c + summed, 2 * c + shared
+        first = at[0] + off_shared
+        eq.rows.append({i + off_sum: s for i, s in zip(at, sign, strict=True)})
+        eq.rows += [{i + off_shared: 1, first: -1} for i in at[1:]]
+        eq.rhs += [_NO_KNOWNS] * n
+        eq.owners += [name] * n
+
+
+#: the right-hand side of a row without knowns (shared: rows' sides are only read)
+_NO_KNOWNS: Mapping[int, Any] = MappingProxyType({})
 
 
 def _two_port(eq: ElementEquations, bg: BondGraph, el: Element, e: Any, f: Any,
