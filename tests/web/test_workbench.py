@@ -82,6 +82,10 @@ def session(browser, server):
                                   accept_downloads=True)
     pg = context.new_page()
     pg.set_default_timeout(TIMEOUT)
+    _IN_FLIGHT.clear()
+    pg.on("request", _track)
+    pg.on("requestfinished", _untrack)
+    pg.on("requestfailed", _untrack)
     pg.goto(server.url)
     pg.wait_for_selector("#messages div")  # the first callback answered
     yield pg
@@ -151,6 +155,33 @@ class Canvas:
         self.pg.wait_for_timeout(300)
 
 
+#: the page's callback requests still waiting for the server's answer
+_IN_FLIGHT: set = set()
+
+
+def _track(request) -> None:
+    if "_dash-update-component" in request.url:
+        _IN_FLIGHT.add(request)
+
+
+def _untrack(request) -> None:
+    _IN_FLIGHT.discard(request)
+
+
+def _settle(pg) -> None:
+    """Wait until no callback is in flight (twice in a row, 50 ms apart).  A Dash
+    callback that answers with a whole table replaces it on the page: an edit typed
+    while an earlier edit's callback is still out would be overwritten, so the tests,
+    like a person, make one edit at a time."""
+    quiet = 0
+    for _ in range(TIMEOUT // 50):
+        pg.wait_for_timeout(50)  # Playwright delivers the request events while it waits
+        quiet = quiet + 1 if not _IN_FLIGHT else 0
+        if quiet >= 2:
+            return
+    raise AssertionError(f"callbacks still running after {TIMEOUT} ms: {len(_IN_FLIGHT)}")
+
+
 def _status(pg, text: str) -> None:
     pg.wait_for_selector(f"#status:has-text('{text}')")
 
@@ -160,6 +191,7 @@ def _edit_cell(pg, table: str, row: int, column: str, text: str) -> None:
     cell.click()
     pg.keyboard.type(text)
     pg.keyboard.press("Enter")
+    _settle(pg)
 
 
 def _add(pg, kind: str, count: int) -> None:
@@ -206,6 +238,7 @@ def test_series_rlc_by_clicking_simulates_as_the_cli(page, folder, tmp_path):
     for field, value in (("#t-end", "0.04"), ("#dt", "0.0001")):
         pg.fill(field, value)
         pg.press(field, "Enter")
+        _settle(pg)
     pg.wait_for_function("document.querySelector('#sim-table').innerText.includes('sin')")
     pg.fill("#file-name", "rlc.yaml")
     pg.click("#save")
@@ -323,6 +356,7 @@ def test_a_library_block_bonded_to_a_source_simulates_as_the_cli(page, folder, t
     for field, value in (("#t-end", "0.05"), ("#dt", "0.0001")):
         pg.fill(field, value)
         pg.press(field, "Enter")
+        _settle(pg)
     pg.wait_for_function("document.querySelector('#sim-table').innerText.includes('12')")
     rows = pg.locator("#sim-table td[data-dash-column='name']").all_inner_texts()
     assert rows == ["Se1", "dcmotor1.La", "dcmotor1.Jr"]
