@@ -9,6 +9,7 @@ says which phrase the error must contain.  docs/model-files.md, "Limits and safe
 from __future__ import annotations
 
 import csv
+import re
 import time
 
 import numpy as np
@@ -163,7 +164,12 @@ def test_negative_storage_warns_and_strict_refuses(tmp_path, capsys):
 
 
 def test_blow_up_keeps_every_step_up_to_the_failure(tmp_path, capsys):
-    """H = p²/2 − q⁴/4 on its zero level set: q̇ = q²/√2 blows up at t = √2/q₀ = 0.3 s."""
+    """H = p²/2 − q⁴/4 on its zero level set: q̇ = q²/√2 blows up at t = √2/q₀ = 0.3 s.
+
+    The step that reaches the singularity fails either with a NaN/Inf state (the
+    compiled steps, once built) or with Newton diverging at every step size (the NumPy
+    steps, which run until the compiled ones are built on this machine): both are the
+    blow-up, reported at the time it happens."""
     q0 = float(np.sqrt(2) / 0.3)
     model = tmp_path / "blow.yaml"
     model.write_text(OSCILLATOR.format(H="p**2/2 - q**4/4", q0=q0).replace(
@@ -171,11 +177,12 @@ def test_blow_up_keeps_every_step_up_to_the_failure(tmp_path, capsys):
     out = tmp_path / "r.csv"
     assert main(["simulate", str(model), "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: ") and "NaN/Inf" in err[0]
+    assert len(err) == 1 and err[0].startswith("error: ")
+    assert "NaN/Inf" in err[0] or "Newton did not converge" in err[0]
     with open(out) as fh:
         rows = list(csv.DictReader(fh))
     t = np.array([float(r["t"]) for r in rows])
-    t_fail = float(err[0].split("from t = ")[1].split(" s")[0])
+    t_fail = float(re.search(r"(?:from|at) t = ([0-9.e+-]+) s", err[0]).group(1))
     assert 0.28 < t_fail < 0.3  # the closed-form blow-up time, within the step
     np.testing.assert_allclose(t, np.arange(t.size) * 1e-3, atol=1e-12)  # every step …
     assert t[-1] == pytest.approx(t_fail)  # … up to the failure
