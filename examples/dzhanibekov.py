@@ -81,7 +81,7 @@ def main() -> None:
         for k in range(int((t[-1] - flips[0]) / gap) + 1):
             ax.axvline(flips[0] + k * gap, color="0.6", lw=0.6, ls=":")
     ax.set_xlabel("t (s)")
-    ax.set_ylabel("rad/s")
+    ax.set_ylabel("body angular velocity (rad/s)")
     ax.set_title("Dzhanibekov flip on a free joint (dotted: flips at 2K/λ)")
     ax.legend(loc="upper right")
     fig.savefig(a.out, dpi=120)

@@ -92,7 +92,7 @@ def main() -> None:
     ax1.semilogy(res.t, np.abs(res.energy - E0) / E0 + 1e-17, label="discrete Dirac (midpoint)")
     ax1.semilogy(rk.t, np.abs(rk.energy - E0) / E0 + 1e-17, label="RK45, rtol 1e-6")
     ax1.set_xlabel("time (s)")
-    ax1.set_ylabel("|E − E0| / E0")
+    ax1.set_ylabel("|E − E0| / E0 (1)")
     ax1.set_title("torn mass–spring chain, 10⁴ steps of 0.01 s")
     ax1.legend()
     ax2.loglog(hs, errors, "o-", label=f"discrete Dirac, slope {order:.2f}")

@@ -96,6 +96,9 @@ FAST = [
     ("sweep_rlc", "--values", "4", "--workers", "1", "--out", "{out}"),
     ("reduce_timoshenko", "--elements", "10", "--order", "8", "--out", "{out}"),
     ("membrane_drum", "--refine", "3", "--out", "{out}"),
+    ("dzhanibekov", "--steps", "5000", "--dt", "0.004", "--out", "{out}"),
+    ("discrete_beam", "--out", "{out}"),
+    ("lagrange_discrete_dirac", "--out", "{out}"),
 ]
 
 SLOW = [
@@ -111,6 +114,7 @@ SLOW = [
     ("gas_piston", "--t-end", "0.5", "--out", "{out}"),
     ("cstr_multiplicity", "--out", "{out}"),
     ("brayton_moser_rlc", "{out}"),
+    ("bouncing_ball", "--t-end", "0.8", "--out", "{out}"),
 ]
 
 
