@@ -84,7 +84,7 @@ def main() -> None:
     ax[0, 0].plot(rb.t, rb["ball.z"] - R, lw=1)
     k = np.arange(len(h))
     ax[0, 0].hlines(h[0] * e ** (2 * k), 0, rb.t[-1], colors="C3", linestyles=":",
-                    label="e^{2k} h0")
+                    label=r"$e^{2k}\,h_0$")
     ax[0, 0].set(xlabel="t (s)", ylabel="height above plane (m)",
                  title="ball, e = 0.8: apex heights")
     ax[0, 0].legend(loc="upper right")
