@@ -210,13 +210,17 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
         # positions are the canvas's own, except where the server moves the elements
         placed = frozenset() if trigger in _MOVES else frozenset(
             el["data"]["id"] for el in shown or [] if "source" not in el.get("data", {}))
+        # what the page shows already is not sent again: a table sent back while the user
+        # types in it would replace the newer edit with the server's older copy
         return (new, cytoscape_elements(new, ov, pending, placed), pending, status,
-                [{"name": k, "value": "" if v is None else str(v)}
-                 for k, v in new["parameters"].items()],
-                element_rows(new, ov), sim_rows(new), _messages(new, ov),
-                "" if sim.get("t_end") is None else str(sim["t_end"]),
-                "" if sim.get("dt") is None else str(sim["dt"]),
-                sim.get("method") or "auto", new.get("domain") or "generic",
+                _changed([{"name": k, "value": "" if v is None else str(v)}
+                          for k, v in new["parameters"].items()], params),
+                _changed(element_rows(new, ov), rows), _changed(sim_rows(new), sim_table),
+                _messages(new, ov),
+                _changed("" if sim.get("t_end") is None else str(sim["t_end"]), t_end),
+                _changed("" if sim.get("dt") is None else str(sim["dt"]), dt),
+                _changed(sim.get("method") or "auto", method),
+                _changed(new.get("domain") or "generic", domain),
                 [html.Option(value=f) for f in workspace.names()],
                 block_options(workspace) if trigger in _LISTS else no_update)
 
@@ -286,6 +290,13 @@ def create_app(workspace: Workspace, model: str | None = None) -> Any:
         return dcc.send_bytes(data, f"{stem}{suffix}")
 
     return app
+
+
+def _changed(value: Any, shown: Any) -> Any:
+    """``value``, or Dash's ``no_update`` when the page shows it already."""
+    from dash import no_update
+
+    return no_update if value == shown else value
 
 
 def _with_positions(state: dict[str, Any], shown: list[dict[str, Any]] | None
