@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pathlib
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
@@ -229,8 +229,11 @@ def load_dict(data: dict[str, Any], *, source: str = "<dict>",
 
 # -- internals ------------------------------------------------------------------------
 def _check_source(
-    path_or_text: str | pathlib.Path, fmt: str | None
+    path_or_text: str | pathlib.Path, fmt: str | None,
+    adjust: Callable[[Any], Any] | None = None,
 ) -> tuple[Model | None, list[str]]:
+    """The checked model and its problems; ``adjust`` rewrites the parsed document
+    before the checks (:func:`_load_include`)."""
     text, path, source = _read(path_or_text)
     if fmt is None:
         fmt = "json" if path is not None and path.suffix.lower() == ".json" else "yaml"
@@ -242,6 +245,8 @@ def _check_source(
         return None, err.problems
     ck = Checker(source, lines)
     ck.problems.extend(problems)
+    if adjust is not None:
+        data = adjust(data)
     model = _check(ck, data, path, source)
     return model, sorted(ck.problems, key=lambda p: _line_in(p, len(source)))
 
@@ -372,22 +377,17 @@ def _load_include(path: pathlib.Path, symbolic: Sequence[str] = ()
     without its ``simulate`` section and with the parameters ``symbolic`` left as free
     symbols (the including file binds them); the problems name this file and its lines.
     Raises :class:`ModelError` if the file cannot be read (the limits in force apply)."""
-    text, path, source = _read(path)
-    fmt = "json" if path is not None and path.suffix.lower() == ".json" else "yaml"
-    try:
-        data, lines, problems = read_document(text, source, fmt)
-    except SchemaError as err:
-        return None, err.problems
-    ck = Checker(source, lines)
-    ck.problems.extend(problems)
-    if isinstance(data, dict):
+    def included(data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
         data = {k: v for k, v in data.items() if k != "simulate"}
         if symbolic:
             given = data.get("parameters")
             data["parameters"] = {**(given if isinstance(given, dict) else {}),
                                   **dict.fromkeys(symbolic)}
-    model = _check(ck, data, path, source)
-    return model, sorted(ck.problems, key=lambda p: _line_in(p, len(source)))
+        return data
+
+    return _check_source(path, None, included)
 
 
 def _top_keys(ck: Checker, data: dict[Any, Any]) -> None:
