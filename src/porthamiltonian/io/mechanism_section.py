@@ -162,6 +162,22 @@ def _body(ck: Checker, path: KeyPath, label: str, b: dict[str, Any]) -> bool:
     return True
 
 
+def _listed(bodies: set[str]) -> str:
+    return ", ".join(sorted(bodies)) or "(none)"
+
+
+def _known_ends(ck: Checker, path: KeyPath, label: str, item: dict[str, Any],
+                ends: tuple[str, str], bodies: set[str]) -> bool:
+    """Whether each of ``ends`` that ``item`` gives is a body or ground; reports the rest."""
+    ok = True
+    for end in ends:
+        if end in item and item[end] != GROUND and item[end] not in bodies:
+            ck.error((*path, end), f"{label}.{end}",
+                     f"unknown body {item[end]!r}; bodies: {_listed(bodies)}, or {GROUND}")
+            ok = False
+    return ok
+
+
 def _joint(ck: Checker, path: KeyPath, label: str, j: dict[str, Any], bodies: set[str]) -> bool:
     from ..mechanics.joints import KINDS
 
@@ -170,12 +186,7 @@ def _joint(ck: Checker, path: KeyPath, label: str, j: dict[str, Any], bodies: se
         ck.error((*path, "kind"), f"{label}.kind",
                  f"unknown joint kind {j['kind']!r}; kinds: {', '.join(KINDS)}")
         ok = False
-    for end in ("parent", "child"):
-        if j[end] != GROUND and j[end] not in bodies:
-            ck.error((*path, end), f"{label}.{end}",
-                     f"unknown body {j[end]!r}; bodies: {', '.join(sorted(bodies)) or '(none)'}"
-                     f", or {GROUND}")
-            ok = False
+    ok = _known_ends(ck, path, label, j, ("parent", "child"), bodies) and ok
     if ok and j["parent"] == j["child"]:
         ck.error((*path, "child"), f"{label}.child", "a joint connects two different bodies")
         ok = False
@@ -226,13 +237,7 @@ def _actuator(ck: Checker, path: KeyPath, label: str, a: dict[str, Any],
 def _link(ck: Checker, path: KeyPath, label: str, f: dict[str, Any], bodies: set[str]) -> bool:
     """A flexible link: bodies known, vectors and the beam's numbers evaluated (the beam's
     end kinds and the geometry are checked when the mechanism is built)."""
-    ok = True
-    for end in ("parent", "child"):
-        if end in f and f[end] != GROUND and f[end] not in bodies:
-            ck.error((*path, end), f"{label}.{end}",
-                     f"unknown body {f[end]!r}; bodies: {', '.join(sorted(bodies)) or '(none)'}"
-                     f", or {GROUND}")
-            ok = False
+    ok = _known_ends(ck, path, label, f, ("parent", "child"), bodies)
     for key in ("parent_anchor", "child_anchor", "direction", "up"):
         if key in f:
             f[key] = _vector(ck, f[key], (*path, key), f"{label}.{key}")
@@ -273,12 +278,7 @@ def _force(ck: Checker, path: KeyPath, label: str, f: dict[str, Any], bodies: se
         ck.error((*path, key), f"{label}.{key}", f"a {kind} has no {key!r}; it takes "
                  f"{', '.join(_FORCE_KINDS[kind])}")
         ok = False
-    for end in ("first", "second"):
-        if f[end] != GROUND and f[end] not in bodies:
-            ck.error((*path, end), f"{label}.{end}",
-                     f"unknown body {f[end]!r}; bodies: {', '.join(sorted(bodies)) or '(none)'}"
-                     f", or {GROUND}")
-            ok = False
+    ok = _known_ends(ck, path, label, f, ("first", "second"), bodies) and ok
     if ok and f["first"] == f["second"]:
         ck.error((*path, "second"), f"{label}.second",
                  "a force element joins two different bodies (or a body and ground)")
@@ -322,7 +322,7 @@ def _contact(ck: Checker, path: KeyPath, label: str, c: dict[str, Any], bodies: 
     ok = True
     if c["body"] not in bodies:
         ck.error((*path, "body"), f"{label}.body",
-                 f"unknown body {c['body']!r}; bodies: {', '.join(sorted(bodies)) or '(none)'}"
+                 f"unknown body {c['body']!r}; bodies: {_listed(bodies)}"
                  " (the plane is fixed to ground; the sphere sits on a body)")
         ok = False
     for key in ("anchor", "normal"):
