@@ -182,6 +182,21 @@ def _settle(pg) -> None:
     raise AssertionError(f"callbacks still running after {TIMEOUT} ms: {len(_IN_FLIGHT)}")
 
 
+def _downloaded_as_cli(pg, model: pathlib.Path, tmp_path: pathlib.Path) -> str:
+    """The page's Download CSV, checked byte for byte against
+    ``porthamiltonian simulate MODEL --out FILE.csv`` of the saved file; returns it."""
+    with pg.expect_download() as got:
+        pg.click("#download-csv")
+    web_csv = tmp_path / "web.csv"
+    got.value.save_as(web_csv)
+    code, _, err = _cli("simulate", str(model), "--out", str(tmp_path / "cli.csv"),
+                        "--no-progress")
+    assert code == 0, err
+    cli = (tmp_path / "cli.csv").read_text()
+    assert web_csv.read_text() == cli
+    return cli
+
+
 def _status(pg, text: str) -> None:
     pg.wait_for_selector(f"#status:has-text('{text}')")
 
@@ -247,16 +262,9 @@ def test_series_rlc_by_clicking_simulates_as_the_cli(page, folder, tmp_path):
     pg.wait_for_selector("#run-status:has-text('done')")
     pg.wait_for_selector("#energy .main-svg")
     _screenshot(pg, "rlc")
-    with pg.expect_download() as got:
-        pg.click("#download-csv")
-    web_csv = tmp_path / "web.csv"
-    got.value.save_as(web_csv)
-    code, _, err = _cli("simulate", str(folder / "rlc.yaml"), "--out",
-                        str(tmp_path / "cli.csv"), "--no-progress")
-    assert code == 0, err
-    cli = (tmp_path / "cli.csv").read_text()
+    cli = _downloaded_as_cli(pg, folder / "rlc.yaml", tmp_path)
     assert cli.splitlines()[0] == "t,x:C1,x:I1,u:Se1,y:Se1.i,H,power_residual"
-    assert len(cli.splitlines()) == 402 and web_csv.read_text() == cli
+    assert len(cli.splitlines()) == 402
 
 
 def test_two_sources_on_a_zero_junction_are_a_conflict(page):
@@ -379,14 +387,7 @@ def test_a_library_block_bonded_to_a_source_simulates_as_the_cli(page, folder, t
     assert pg.inner_text("#run-status").startswith("done"), pg.inner_text("#run-status")
     pg.wait_for_selector("#energy .main-svg")
     _screenshot(pg, "blocks")
-    with pg.expect_download() as got:
-        pg.click("#download-csv")
-    web_csv = tmp_path / "web.csv"
-    got.value.save_as(web_csv)
-    code, _, err = _cli("simulate", str(folder / "motor_drive.yaml"), "--out",
-                        str(tmp_path / "cli.csv"), "--no-progress")
-    assert code == 0, err
-    cli = (tmp_path / "cli.csv").read_text()
+    cli = _downloaded_as_cli(pg, folder / "motor_drive.yaml", tmp_path)
     assert cli.splitlines()[0] == \
         "t,x:dcmotor1.La,x:dcmotor1.Jr,u:Se1,y:Se1.i,H,power_residual"
-    assert len(cli.splitlines()) == 502 and web_csv.read_text() == cli
+    assert len(cli.splitlines()) == 502
