@@ -30,8 +30,10 @@ V0 = np.array([0.1, -0.05, 0.02])            # m/s
 
 
 def flip_interval(I: np.ndarray, w: np.ndarray) -> float:
-    """2K(k)/λ: the time between sign changes of ω₂ (I₁ < I₂ < I₃; for M² < 2EI₂ the
-    roles of I₁ and I₃ swap)."""
+    """Time between two sign changes of ω₂ for the torque-free body (I₁ < I₂ < I₃):
+    ω₂ ∝ sn(λt, k), so 2K(k)/λ (Landau & Lifshitz, *Mechanics*, §37), with
+    E = ½Σ Iᵢωᵢ², M² = Σ Iᵢ²ωᵢ²; for M² < 2EI₂ the roles of I₁ and I₃ swap.
+    (tests/mechanics/test_free_joint.py checks the simulated flips against it.)"""
     I1, I2, I3 = I
     E, M2 = 0.5 * np.sum(I * w * w), np.sum((I * w) ** 2)
     if M2 > 2 * E * I2:

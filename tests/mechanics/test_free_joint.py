@@ -3,9 +3,11 @@ twist rates, a free rigid body through the intermediate-axis (Dzhanibekov) flip 
 the elliptic-integral period of Euler's equations with its invariants kept to
 round-off, and a satellite whose wrench port is driven by a PD attitude controller."""
 
-import numpy as np
-from scipy.special import ellipk
+import runpy
 
+import numpy as np
+
+from conftest import EXAMPLES
 from porthamiltonian.mechanics import Mechanism, lie, mechanism_from_spec
 
 INERTIA = np.array([1.0, 2.0, 3.0])       # kg·m², principal, about the centre of mass
@@ -21,19 +23,8 @@ def satellite() -> Mechanism:
     return mech
 
 
-def flip_interval(I: np.ndarray, w: np.ndarray) -> float:
-    """Time between two sign changes of ω₂ for the torque-free body (I₁ < I₂ < I₃):
-    ω₂ ∝ sn(λt, k), so 2K(k)/λ (Landau & Lifshitz, *Mechanics*, §37), with
-    E = ½Σ Iᵢωᵢ², M² = Σ Iᵢ²ωᵢ²; for M² < 2EI₂ the roles of I₁ and I₃ swap."""
-    I1, I2, I3 = I
-    E, M2 = 0.5 * np.sum(I * w * w), np.sum((I * w) ** 2)
-    if M2 > 2 * E * I2:
-        lam2 = (I3 - I2) * (M2 - 2 * E * I1) / (I1 * I2 * I3)
-        k2 = (I2 - I1) * (2 * E * I3 - M2) / ((I3 - I2) * (M2 - 2 * E * I1))
-    else:
-        lam2 = (I2 - I1) * (2 * E * I3 - M2) / (I1 * I2 * I3)
-        k2 = (I3 - I2) * (M2 - 2 * E * I1) / ((I2 - I1) * (2 * E * I3 - M2))
-    return 2 * ellipk(k2) / np.sqrt(lam2)
+#: the closed form of the flip interval, 2K(k)/λ, written once in the example
+flip_interval = runpy.run_path(str(EXAMPLES / "dzhanibekov.py"))["flip_interval"]
 
 
 def test_coordinates_and_twist_rates():
