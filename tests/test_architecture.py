@@ -32,7 +32,7 @@ PACKAGE = "porthamiltonian"
 LAYER: dict[str, int] = {
     # 0 foundation
     "errors": 0, "naming": 0, "expr": 0, "_matrices": 0, "printing": 0, "lie": 0, "sealed": 0,
-    "jit": 0, "quantities": 0, "bounded": 0, "special": 0, "lazy": 0,
+    "jit": 0, "quantities": 0, "bounded": 0, "special": 0, "lazy": 0, "blas": 0,
     # 1 core IR
     "dirac": 1, "structure": 1, "compiled": 1, "serialize": 1, "phs": 1, "descriptor": 1,
     "functional": 1, "interconnection": 1, "linear_ph": 1, "energy": 1,

@@ -35,9 +35,8 @@ from typing import Any
 import numpy as np
 import scipy.optimize as so
 from scipy.linalg import solve_triangular
-from threadpoolctl import threadpool_limits
 
-from .. import lie
+from .. import blas, lie
 from ..errors import ModelError
 from .assembly import MechanismDAE
 from .beam_weight import initial_node_poses, momentum_nodes, weighs
@@ -638,7 +637,7 @@ def independent_rows(C: np.ndarray, tol: float) -> list[int]:
                                          # touch 6 of its 18 states)
     # one BLAS thread: a loop of matrix–vector products gains nothing from threads and
     # loses much on a loaded machine (A02 with N = 100: 5.3 s CPU against 1.7 s)
-    with threadpool_limits(limits=1):
+    with blas.one_thread():
         return _greedy_rows(C, tol)
 
 

@@ -17,6 +17,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
+from .. import blas
 from ..errors import SimulationError
 from .options import SimulationOptions
 from .output.progress import progress_bar
@@ -119,30 +120,17 @@ def simulate(
     return _observe(res, system, problem, opts)
 
 
-#: runs of at most this many states keep BLAS to one thread (:func:`_blas_threads`)
+#: runs of at most this many states keep BLAS to one thread (:mod:`porthamiltonian.blas`:
+#: their dense Newton solves lose to threads that spin-wait on each other); larger models
+#: keep the library's threads (their sparse LU is single-threaded anyway)
 SINGLE_BLAS_THREAD_UP_TO = 1000
 
 
 def _blas_threads(n_states: int) -> Any:
-    """One BLAS thread for a run of ``n_states`` ≤ :data:`SINGLE_BLAS_THREAD_UP_TO`.
-
-    A step solves dense systems of tens to hundreds of unknowns thousands of times; a
-    multi-threaded BLAS (OpenBLAS) splits each into threads that spin-wait on each other,
-    which gains nothing at that size and costs 5–10× on a machine with other work on it
-    (a flexible-link pendulum, 151 states: 49.5 s with two threads, 7.9 s with one, on
-    two shared cores).  Larger models keep the library's threads (sparse LU is
-    single-threaded anyway)."""
+    """One BLAS thread for a run of ``n_states`` ≤ :data:`SINGLE_BLAS_THREAD_UP_TO`."""
     if n_states > SINGLE_BLAS_THREAD_UP_TO:
         return contextlib.nullcontext()
-    if not _BLAS:  # finding the libraries costs ms; a limit on a known set, 20 µs
-        from threadpoolctl import ThreadpoolController
-
-        _BLAS.append(ThreadpoolController())
-    return _BLAS[0].limit(limits=1, user_api="blas")
-
-
-#: the BLAS libraries loaded when the first run started (NumPy's and SciPy's)
-_BLAS: list[Any] = []
+    return blas.one_thread()
 
 
 def _observe(res: Any, system: Any, problem: Any, opts: SimulationOptions) -> Any:
