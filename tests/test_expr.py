@@ -209,5 +209,5 @@ def test_function_table_is_whitelist():
     assert set(FUNCTIONS) == {
         "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
         "asinh", "acosh", "atanh", "exp", "log", "sqrt", "abs", "sign", "min", "max",
-        "heaviside", "step", "floor", "ceil",
+        "heaviside", "step", "floor", "ceil", "reaction_conductance",
     }  # fmt: skip

@@ -19,7 +19,10 @@ Conventions
 - ``pi`` is always :data:`sympy.pi`; ``t`` (time, in s) is allowed only with
   ``allow_t=True`` and is the symbol :data:`T`.
 - ``log`` is the natural logarithm; ``heaviside`` (alias ``step``) is
-  :class:`sympy.Heaviside` (value 1/2 at 0).
+  :class:`sympy.Heaviside` (value 1/2 at 0);
+  ``reaction_conductance(A_f, A_b, kappa, RT)`` is a chemical Re element's log-mean
+  conductance (:class:`porthamiltonian.special.reaction_conductance`), so that a
+  ``phs --json`` of a chemical bond graph reads back.
 - Arithmetic that could exhaust time or memory is refused before SymPy
   evaluates it: exponents that are numbers larger than :data:`MAX_EXPONENT` in
   magnitude; constant sub-expressions whose value overflows a double
@@ -41,6 +44,7 @@ from typing import NamedTuple
 import sympy
 
 from .errors import ExpressionError
+from .special import conductance_value, reaction_conductance
 
 __all__ = [
     "T",
@@ -116,6 +120,8 @@ FUNCTIONS: dict[str, _Function] = {
     "step": _Function(sympy.Heaviside, _step),
     "floor": _Function(sympy.floor, math.floor),
     "ceil": _Function(sympy.ceiling, math.ceil),
+    # the Re element's conductance (mol²/(J·s)), as `phs --json` prints it (special.py)
+    "reaction_conductance": _Function(reaction_conductance, conductance_value, 4, 4),
 }
 
 #: Identifiers with a fixed meaning; a parameter or element may not use them.

@@ -54,7 +54,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..bondgraph.reactions import reaction_conductance
+from ..special import reaction_conductance
 from ..errors import ModelError
 from ..network.component import Component, Context, Law
 from ..network.ports import Port
