@@ -58,6 +58,7 @@ import sympy as sp
 from ..descriptor import DescriptorPHS
 from ..errors import NoExplicitFormError
 from ..phs import PHS
+from .array_path import numeric_phs
 from .causality import CausalityReport, analyze_causality
 from .dirac_path import via_dirac
 from .elements import storage_energy
@@ -113,7 +114,12 @@ def to_phs(bg: BondGraph, symbolic: bool | None = None) -> PHS:
     ``.reduction`` (:mod:`.forced`, which states what ``H`` and ``uᵀy`` count then).
     """
     with _paused_gc():
-        work, exact, coefficient = _prepare(bg, symbolic)
+        bg.check()
+        if not _symbolic(bg, symbolic):
+            fast = numeric_phs(bg)  # linear, numeric, full integral causality: arrays
+            if fast is not None:
+                return fast
+        work, exact, coefficient = _prepare(bg, symbolic, checked=True)
         try:
             lm = solve(work, (), exact, coefficient)
         except SingularSystem as err:
@@ -161,12 +167,16 @@ def _paused_gc() -> Iterator[None]:
 
 
 # ---------------------------------------------------------------------- steps
-def _prepare(bg: BondGraph, symbolic: bool | None) -> tuple[BondGraph, bool, Any]:
+def _symbolic(bg: BondGraph, symbolic: bool | None) -> bool:
+    return len(bg.elements) <= SYMBOLIC_UP_TO if symbolic is None else symbolic
+
+
+def _prepare(bg: BondGraph, symbolic: bool | None,
+             checked: bool = False) -> tuple[BondGraph, bool, Any]:
     """The graph to work on, whether coefficients are exact, and their converter."""
-    bg.check()
-    if symbolic is None:
-        symbolic = len(bg.elements) <= SYMBOLIC_UP_TO
-    if symbolic:
+    if not checked:
+        bg.check()
+    if _symbolic(bg, symbolic):
         return with_conductances(bg), True, _identity
     work = with_conductances(bg.with_values())
     # a ladder shares one parameter object among thousands of elements: test each once
