@@ -25,7 +25,7 @@ import types as _types
 from typing import Any as _Any
 
 from ..compiled.affine import AffineMatrix
-from ..functional import FunctionPHS
+from ..functional import FunctionPHS, SeparablePHS
 from ._moved import install as _install_moved
 from .closed_loop import simulate_feedback
 from .linalg.sundials import IDASolution, solve_ida
@@ -63,4 +63,5 @@ _install_moved()  # the flat module paths of the last release still import, with
 __all__ = ["simulate", "SimulationResult", "DAEResult", "SimulationOptions", "METHODS",
            "SCIPY_METHODS", "register_method", "Method", "OneStepMethod", "StepInfo",
            "PiecewiseConstant", "PWM", "pwm", "Tabulated", "simulate_feedback", "FunctionPHS",
+           "SeparablePHS",
            "solve_ida", "IDASolution", "AffineMatrix", "write_result"]

@@ -13,6 +13,9 @@ name                   order  problems  exact energy balance
 ``midpoint``           2      ODE, DAE  quadratic H (symplectic)
 ``discrete_gradient``  2      ODE, DAE  any H (Gonzalez 1996)
 ``avf``                2      ODE       any H (Quispel & McLaren 2008)
+``avf4``, ``avf6``     4, 6   ODE       any H (AVF composed: Yoshida 1990, Kahan & Li
+                                        1997; backward substeps, see
+                                        :mod:`.ode.composition`)
 ``gauss1``–``gauss6``  2s     ODE       quadratic H (Gauss–Legendre collocation)
 ``rk4``                4      ODE       none
 ``ida``                ≤ 5    DAE       none (SUNDIALS IDA, variable-order BDF)
@@ -29,6 +32,7 @@ from ..errors import ModelError
 from .auto import Auto
 from .dae.ida import IDA
 from .method import ENERGY_CLASSES, Method
+from .ode.composition import AVF4, AVF6
 from .ode.discrete_gradient import AVF, DiscreteGradient
 from .ode.explicit import RK4
 from .ode.gauss import GAUSS_METHODS
@@ -40,7 +44,8 @@ __all__ = ["METHODS", "register_method", "resolve_method", "methods_for"]
 
 #: every registered method, by name
 METHODS: dict[str, type[Method]] = {
-    cls.name: cls for cls in (Auto, Midpoint, DiscreteGradient, AVF, *GAUSS_METHODS, RK4, IDA,
+    cls.name: cls for cls in (Auto, Midpoint, DiscreteGradient, AVF, AVF4, AVF6,
+                              *GAUSS_METHODS, RK4, IDA,
                               *SCIPY_CLASSES)
 }
 

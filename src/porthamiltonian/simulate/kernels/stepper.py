@@ -47,6 +47,14 @@ def engine_for(stepper: Any, problem: Any, options: Any) -> tuple[Any, dict[str,
     "numpy", "engine_reason": why not compiled, "compile_time": s}``."""
     if options.engine == "numpy":
         return stepper, {"engine": "numpy", "engine_reason": "engine='numpy' was asked for"}
+    from .separable import separable_engine
+
+    separable = separable_engine(stepper, problem, options)
+    if separable is not None:  # a SeparablePHS: the sparse compiled steps (.separable)
+        return separable
+    if getattr(stepper, "gammas", None) is not None:  # a composition: compile its substep
+        stepper.inner, report = engine_for(stepper.inner, problem, options)
+        return stepper, report
     reason = _not_compiled(stepper, problem.dynamics)
     if reason is None and options.engine == "auto":
         reason = _not_worth_it(problem, options)

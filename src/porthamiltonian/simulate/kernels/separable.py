@@ -1,0 +1,336 @@
+r"""The compiled sparse stepper of separable models (``SeparablePHS``) and when it runs.
+
+A :class:`~porthamiltonian.functional.SeparablePHS` with constant (sparse) structure is
+stepped by :mod:`.sparse_steps` — the laws compiled by :mod:`.laws`, the step matrices
+factored here by SuperLU and solved in compiled code — for the methods ``avf``,
+``midpoint``, ``avf4``, ``avf6`` (and ``auto``, which picks ``avf`` for these models), at
+any number of states.  The NumPy steps of the same methods run otherwise
+(``engine="numpy"``, Numba off, state or output feedback) and give the same trajectory
+to round-off.
+
+Python keeps the factors: one per distinct substep size :math:`\gamma_i h` of
+:math:`I - \tfrac{\gamma_i h}{2}(J-R)\,\mathrm{diag}(h''(x))`, refactored at the current
+state when the step size changes or when the compiled block reports a slow or failed
+Newton iteration.  A step that fails with fresh factors is done by the NumPy step (halved
+as the loop does).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sps
+
+from ... import jit
+from ..linalg.newton import NewtonFailure
+from ..method import StepInfo
+from ..options import MAX_HALVINGS
+from ..problem.dynamics import Dynamics
+
+__all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
+
+#: a converged Newton iteration that took this many iterations asks for new factors
+SLOW_AFTER = 6
+#: iterations with frozen factors before a step counts as failed
+FROZEN_ITERATIONS = 12
+_WARMED: set[Any] = set()
+
+
+def separable_engine(stepper: Any, problem: Any, options: Any) -> tuple[Any, dict] | None:
+    """The compiled stepper for a separable model and a method with a sparse compiled
+    form, with what to report; ``None`` when this path does not apply (the general rule
+    of :mod:`.stepper` decides then).  Raises what :mod:`.stepper` raises for
+    ``engine="compiled"`` when it applies but cannot run."""
+    from ...functional import SeparablePHS
+
+    system = problem.system
+    if not isinstance(system, SeparablePHS) or system.state_dependent:
+        return None
+    kind = getattr(stepper, "kernel", None)
+    if kind not in ("avf", "midpoint"):
+        return None
+    dyn = problem.dynamics
+    reason = None
+    if not jit.enabled():
+        reason = ("Numba is switched off (PORTHAMILTONIAN_JIT)" if jit._switched_off()
+                  else "Numba is not installed")
+    elif dyn.modulation is not None:
+        reason = "the structure is switched (modulation)"
+    elif dyn.signal.feedback:
+        reason = "the input feeds back the state or output"
+    elif options.engine == "auto" and not (jit.always() or separable_marker().exists()):
+        t0, t1 = problem.t_span
+        if options.dt is None or (t1 - t0) / options.dt < 100_000:
+            reason = ("the compiled sparse steps are not built on this machine yet and the "
+                      "run is short; build them once with `python -m "
+                      "porthamiltonian.simulate.kernels` or pass engine='compiled'")
+    compiled = None
+    if reason is None:
+        from .codegen import KernelUnavailable
+
+        try:
+            compiled = SeparableStepper(stepper, system)
+        except KernelUnavailable as e:
+            reason = str(e)
+        except Exception as e:  # noqa: BLE001 (Numba's compiler errors: the NumPy steps run)
+            reason = f"the compilation failed ({type(e).__name__}: {str(e).splitlines()[0]})"
+    if compiled is None:
+        if options.engine == "compiled":
+            from ...errors import SimulationError
+
+            raise SimulationError(f"engine='compiled' is not available for this run: {reason}; "
+                                  "use engine='auto' or 'numpy'")
+        return stepper, {"engine": "numpy", "engine_reason": reason}
+    return compiled, {"engine": "numba", "engine_path": "separable sparse",
+                      "compile_time": compiled.compile_time}
+
+
+def separable_marker() -> Any:
+    """A file that exists once the sparse steps have been compiled on this machine."""
+    import hashlib
+    import sys
+    from pathlib import Path
+
+    from . import sparse_steps
+
+    text = Path(sparse_steps.__file__).read_text(encoding="utf-8")
+    stamp = f"{text}{jit._numba().__version__}{sys.version_info[:2]}"
+    return jit.cache_dir() / f"sparse-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}.ready"
+
+
+def _csr(A: Any, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    A = sps.csr_matrix(A if A is not None else (shape), shape=shape, dtype=float)
+    A.sum_duplicates()
+    return (A.indptr.astype(np.int64), A.indices.astype(np.int64),
+            np.ascontiguousarray(A.data, dtype=float))
+
+
+class SeparableStepper:
+    """The steps of ``base`` (AVF, midpoint or an AVF composition, NumPy) on a separable
+    model, compiled (module docstring)."""
+
+    engine = "numba"
+
+    def __init__(self, base: Any, system: Any) -> None:
+        from ..ode.discrete_gradient import avf_nodes
+        from . import sparse_steps as st
+        from .laws import law_kernels
+
+        t0 = time.perf_counter()
+        self._st = st
+        self.base, self.system = base, system
+        self.dyn: Dynamics = base.dyn
+        self.name, self.order = base.name, base.order
+        self.kind = st.AVF if base.kernel == "avf" else st.MIDPOINT
+        self.gam = np.asarray(getattr(base, "gammas", (1.0,)), dtype=float)
+        self.offsets = np.concatenate([[0.0], np.cumsum(self.gam)[:-1]])
+        sizes, self.which = np.unique(self.gam, return_inverse=True)
+        self.sizes, self.which = sizes, self.which.astype(np.int64)
+        self.laws = law_kernels(system.terms, avf_nodes(system.degree))
+        self.lay = (self.laws.idx, self.laws.starts, self.laws.par)
+        n, m = self.dyn.n, self.dyn.m
+        mats = system.matrices()
+        JR = sps.csr_matrix(mats["J"]) - sps.csr_matrix(mats["R"])
+        GP = sps.csr_matrix(mats["G"]) - sps.csr_matrix(mats["P"])
+        self._jr = sps.csc_matrix(JR)
+        self.mats = (*_csr(JR, (n, n)), *_csr(GP, (n, m)), *_csr(mats["R"], (n, n)),
+                     *_csr(sps.csr_matrix(mats["G"]) + sps.csr_matrix(mats["P"]), (n, m)),
+                     *_csr(mats["P"], (n, m)),
+                     _dense(sps.csr_matrix(mats["M"]) + sps.csr_matrix(mats["S"]), m),
+                     _dense(mats["S"], m))
+        self.tol, self.max_iter = float(base.newton_tol), FROZEN_ITERATIONS
+        self.counts = np.zeros(2, dtype=np.int64)
+        self.fac: tuple | None = None
+        self.fac_h = math.nan  # step size of the factors
+        self.fresh = False  # the factors were made at the state the next step starts from
+        self.hist = np.zeros((2, self.gam.size, n))
+        self.hstate = np.zeros(1, dtype=np.int64)
+        self._end: tuple[float, np.ndarray] | None = None  # (h, state) the history ends at
+        self._entries: dict[Any, Any] = {}
+        self.factorizations = 0
+        self.compile_time = self.laws.compile_time
+        self._warm_up()
+        self.compile_time = time.perf_counter() - t0
+        self.dyn.points = self.points
+
+    # -- compiled calls -------------------------------------------------------------------
+    def _call(self, kernel: Any, *args: Any) -> Any:
+        """A compiled kernel through its machine-code entry point (Numba's dispatch would
+        type the function-valued arguments at every call; see :mod:`.stepper`)."""
+        entry = self._entries.get(kernel)
+        if entry is None:
+            sig = tuple(kernel.typeof_pyval(a) for a in args)
+            kernel.compile(sig)
+            entry = self._entries[kernel] = kernel.overloads[sig].entry_point
+        return entry(*args)
+
+    def _warm_up(self) -> None:
+        """Compile (or load) the block and points kernels now, outside the run time."""
+        n, m, s = self.dyn.n, self.dyn.m, self.gam.size
+        key = (self.laws.fns, m > 0, s)
+        x = np.zeros(n)
+        self._factor(x, 1.0)
+        X = np.zeros((1, n))
+        self._call(self._st.block, self.laws.fns, self.kind, X, np.zeros((0, s, m)), 1.0,
+                   self.gam, self.which, self.lay, self.mats, self.fac, self.tol,
+                   self.max_iter, SLOW_AFTER, np.zeros((0, 3)), self.counts, self.hist,
+                   self.hstate)
+        self.points(np.zeros((0, n)), np.zeros((0, m)))
+        self.fac, self.fac_h = None, math.nan
+        self.factorizations = 0
+        if key not in _WARMED:
+            _WARMED.add(key)
+            marker = separable_marker()
+            if not marker.exists():
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.write_text("compiled\n", encoding="utf-8")
+
+    # -- factors --------------------------------------------------------------------------
+    def _factor(self, x: np.ndarray, h: float) -> None:
+        """Factor :math:`I - \\tfrac{\\gamma h}{2}(J-R)\\,\\mathrm{diag}(h''(x))` for each
+        distinct substep size and pack the factors for :func:`.sparse_steps.lu_solve`."""
+        from ..._matrices import sparse_lu
+
+        n = self.dyn.n
+        curv = np.asarray(self.system.curvature(x), dtype=float)
+        scaled = self._jr @ sps.diags(curv)
+        parts = []
+        for g in self.sizes:
+            A = sps.identity(n, format="csc") - (0.5 * g * h) * scaled
+            lu = sparse_lu(sps.csc_matrix(A))
+            L, U = sps.csc_matrix(lu.L), sps.csc_matrix(lu.U)
+            ld, ud = L.diagonal(), U.diagonal()
+            Ls, Us = sps.csc_matrix(sps.tril(L, -1)), sps.csc_matrix(sps.triu(U, 1))
+            parts.append((Ls, 1.0 / ld, Us, 1.0 / ud, lu.perm_r, lu.perm_c))
+        self.fac = _pack(parts, n)
+        self.fac_h = h
+        self.fresh = True
+        self.factorizations += 1
+
+    # -- the loop's interface ---------------------------------------------------------------
+    def lti_block(self) -> Any:
+        """The block function of the fixed-step loop."""
+        return self.block
+
+    def _inputs(self, starts: np.ndarray, h: float, x: np.ndarray) -> np.ndarray:
+        """Substep inputs ``U[k, i] = u(t_k + (c_i + γ_i/2) h)`` (no feedback)."""
+        K, s, m = starts.size, self.gam.size, self.dyn.m
+        U = np.zeros((K, s, m))
+        if m:
+            mid = self.offsets + 0.5 * self.gam
+            for k in range(K):
+                for i in range(s):
+                    U[k, i] = self.dyn.signal(float(starts[k] + mid[i] * h), x)
+        return U
+
+    def _continue_from(self, x: np.ndarray, h: float) -> None:
+        """Keep the Newton history only when the run goes on from its last state with
+        the same step; refactor when the step size changed."""
+        if self._end is None or self._end[0] != h or not np.array_equal(self._end[1], x):
+            self.hstate[0] = 0
+        if self.fac is None or self.fac_h != h:
+            self._factor(x, h)
+
+    def block(self, dyn: Dynamics, x: np.ndarray, times: np.ndarray,
+              h: float) -> tuple[np.ndarray, np.ndarray]:
+        """Steps of size ``h`` from ``times[0]`` (the contract of :mod:`..ode.lti_loop`)."""
+        from ..ode.stepping import advance
+
+        st = self._st
+        K = times.size - 1
+        X = np.empty((K + 1, dyn.n))
+        X[0] = x
+        W = np.zeros((K, 3))
+        U = self._inputs(times[:-1], h, np.asarray(x, dtype=float))
+        self._continue_from(X[0], h)
+        k = 0
+        while k < K:
+            done, status = self._call(
+                st.block, self.laws.fns, self.kind, X[k:], U[k:], float(h), self.gam,
+                self.which, self.lay, self.mats, self.fac, self.tol, self.max_iter,
+                SLOW_AFTER, W[k:], self.counts, self.hist, self.hstate)
+            if done:
+                self.fresh = False
+            k += int(done)
+            if status == st.OK:
+                break
+            if status == st.REFACTOR or not self.fresh:
+                self._factor(X[k], h)
+                continue
+            try:  # fresh factors did not do: the NumPy step, halved while Newton fails
+                x_new, info = advance(self.base, float(times[k]), X[k], h,
+                                      h * 2.0**-MAX_HALVINGS)
+            except (NewtonFailure, np.linalg.LinAlgError):
+                X[k + 1:] = math.nan
+                break
+            X[k + 1] = x_new
+            W[k] = (info.supplied, info.dissipated,
+                    info.delta_H - (info.supplied - info.dissipated))
+            self.hstate[0] = 0
+            k += 1
+        self._end = (h, X[-1].copy())
+        return X, W
+
+    def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]:
+        """One compiled step (adaptive steps, events); raises :class:`NewtonFailure`."""
+        st = self._st
+        x = np.ascontiguousarray(x, dtype=float)
+        self.hstate[0] = 0
+        if self.fac is None or self.fac_h != h:
+            self._factor(x, h)
+        X = np.empty((2, x.size))
+        X[0] = x
+        W = np.zeros((1, 3))
+        U = self._inputs(np.array([t]), h, x)
+        before = self.counts.copy()
+        for _ in range(2):
+            done, status = self._call(
+                st.block, self.laws.fns, self.kind, X, U, float(h), self.gam, self.which,
+                self.lay, self.mats, self.fac, self.tol, self.max_iter, SLOW_AFTER, W,
+                self.counts, self.hist, self.hstate)
+            if done:
+                break
+            if self.fresh:
+                raise NewtonFailure(f"no convergence of the compiled {self.name} step")
+            self._factor(x, h)
+        self.fresh = False
+        it, nf = (int(v) for v in self.counts - before)
+        sup, dis, res = W[0]
+        return X[1].copy(), StepInfo(sup, dis, res + sup - dis, it, nf)
+
+    def points(self, X: np.ndarray, U: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``(Y, H, stored, supplied, dissipated)`` of saved points ``X`` (K × n) with
+        inputs ``U`` (K × m), in one compiled call (the recorder's quantities)."""
+        K, m = X.shape[0], self.dyn.m
+        Y = np.empty((K, m))
+        H, stored, supplied, dissipated = (np.empty(K) for _ in range(4))
+        self._call(self._st.points, self.laws.fns, np.ascontiguousarray(X, dtype=float),
+                   np.ascontiguousarray(U, dtype=float).reshape(K, m), self.lay, self.mats,
+                   Y, H, stored, supplied, dissipated)
+        return Y, H, stored, supplied, dissipated
+
+
+def _dense(A: Any, m: int) -> np.ndarray:
+    A = A.toarray() if sps.issparse(A) else np.asarray(A, dtype=float)
+    return np.ascontiguousarray(A, dtype=float).reshape(m, m)
+
+
+def _pack(parts: list[tuple], n: int) -> tuple:
+    """The factors as the 2-D arrays :func:`.sparse_steps.lu_solve` takes (one row per
+    factor, padded to the longest)."""
+    f = len(parts)
+    nl = max(1, max(p[0].nnz for p in parts))
+    nu = max(1, max(p[2].nnz for p in parts))
+    lp, up = np.zeros((f, n + 1), np.int64), np.zeros((f, n + 1), np.int64)
+    li, ui = np.zeros((f, nl), np.int64), np.zeros((f, nu), np.int64)
+    lv, uv = np.zeros((f, nl)), np.zeros((f, nu))
+    ld, ud = np.zeros((f, n)), np.zeros((f, n))
+    pr, pc = np.zeros((f, n), np.int64), np.zeros((f, n), np.int64)
+    for i, (Ls, linv, Us, uinv, perm_r, perm_c) in enumerate(parts):
+        lp[i], li[i, :Ls.nnz], lv[i, :Ls.nnz] = Ls.indptr, Ls.indices, Ls.data
+        up[i], ui[i, :Us.nnz], uv[i, :Us.nnz] = Us.indptr, Us.indices, Us.data
+        ld[i], ud[i], pr[i], pc[i] = linv, uinv, perm_r, perm_c
+    return (lp, li, lv, ld, up, ui, uv, ud, pr, pc)

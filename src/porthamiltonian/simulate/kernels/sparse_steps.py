@@ -1,0 +1,287 @@
+r"""Compiled sparse steps for separable Hamiltonians: AVF (and midpoint) substeps, their
+symmetric compositions, simplified Newton with sparse LU factors, and the bookkeeping.
+
+The model comes in as the law functions ``fns = (avf, grad, energies, curv)`` of
+:mod:`.laws` with their term layout ``(idx, starts, par)``, and the constant structure as
+CSR arrays ``mats = (J−R, G−P, R, G+P, P: three arrays each; M+S, S dense)``.  A step of
+size :math:`h` is the composition of substeps of sizes :math:`\gamma_i h`
+(:mod:`..ode.composition`; one substep :math:`\gamma = (1)` for AVF or midpoint); each
+solves
+
+.. math::
+
+    F(\delta) = \delta - \gamma_i h\,\big[(J-R)\,z(x, \delta) + (G-P)\,u_i\big] = 0,
+
+:math:`z` the AVF discrete gradient (state by state, :mod:`.laws`) or :math:`\nabla
+H(x + \delta/2)` (midpoint), by simplified Newton with the frozen matrix
+:math:`I - \tfrac{\gamma_i h}{2}(J-R)\,\mathrm{diag}(h''(x_\mathrm{ref}))`, factored by
+SuperLU in Python (:func:`porthamiltonian._matrices.sparse_lu`) and applied here by the
+triangular solves of its CSC factors with the row and column permutations
+(:math:`P_r A P_c = LU`).  Newton stops as :mod:`..linalg.newton` does: iterate to the
+round-off floor, then accept on the residual.  A slow convergence (≥ ``slow_after``
+iterations) or a failure returns to Python, which refactors at the current state.
+
+Bookkeeping per substep, in J: supplied :math:`\gamma_i h\,u^\top\bar y`, dissipated
+:math:`\gamma_i h(z^\top Rz + 2z^\top Pu + u^\top Su)` and the residual :math:`\Delta H
+- (\text{supplied} - \text{dissipated})` with :math:`\Delta H = \sum_k h(x_{1,k}) -
+h(x_{0,k})` (a sum of differences: no cancellation of two large totals); a step's row
+is the sum over its substeps.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...jit import njit
+
+MIDPOINT, AVF = 0, 2
+#: status of a block: all steps done / refactor, then go on / the step failed
+OK, REFACTOR, FAILED = 0, 1, 2
+_EPS = 2.220446049250313e-16
+_TINY = 1e-300
+
+
+@njit
+def max_abs(v: np.ndarray) -> float:
+    m = 0.0
+    for i in range(v.size):
+        a = abs(v[i])
+        if not (a <= m):  # also propagates NaN
+            m = a
+    return m
+
+
+@njit
+def csr_add(ptr: np.ndarray, idx: np.ndarray, val: np.ndarray, v: np.ndarray, c: float,
+            out: np.ndarray) -> None:
+    """out += c A v (A in CSR)."""
+    for i in range(ptr.size - 1):
+        s = 0.0
+        for q in range(ptr[i], ptr[i + 1]):
+            s += val[q] * v[idx[q]]
+        out[i] += c * s
+
+
+@njit
+def csr_t_add(ptr: np.ndarray, idx: np.ndarray, val: np.ndarray, v: np.ndarray,
+              out: np.ndarray) -> None:
+    """out += Aᵀ v (A in CSR)."""
+    for i in range(ptr.size - 1):
+        vi = v[i]
+        for q in range(ptr[i], ptr[i + 1]):
+            out[idx[q]] += val[q] * vi
+
+
+@njit
+def lu_solve(fac: tuple, f: int, b: np.ndarray, y: np.ndarray) -> None:
+    """b ← A⁻¹ b with factor ``f`` of ``fac`` = (L ptr, L rows, L values, 1/diag L, U ptr,
+    U rows, U values, 1/diag U, perm_r, perm_c), one row per factor; L, U strictly
+    triangular CSC (their diagonals apart): y[perm_r] = b, L U y' = y, b = y'[perm_c]."""
+    lp, li, lv, ld, up, ui, uv, ud, pr, pc = fac
+    n = b.size
+    for j in range(n):
+        y[pr[f, j]] = b[j]
+    for j in range(n):
+        yj = y[j] * ld[f, j]
+        y[j] = yj
+        if yj != 0.0:
+            for q in range(lp[f, j], lp[f, j + 1]):
+                y[li[f, q]] -= lv[f, q] * yj
+    for j in range(n - 1, -1, -1):
+        yj = y[j] * ud[f, j]
+        y[j] = yj
+        if yj != 0.0:
+            for q in range(up[f, j], up[f, j + 1]):
+                y[ui[f, q]] -= uv[f, q] * yj
+    for i in range(n):
+        b[i] = y[pc[f, i]]
+
+
+@njit
+def effort(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, lay: tuple,
+           z: np.ndarray, xm: np.ndarray) -> None:
+    """z = the AVF discrete gradient at (x, x + w), or ∇H(x + w/2) (midpoint)."""
+    avf, grad, energies, curv = fns
+    idx, starts, par = lay
+    if kind == AVF:
+        avf(x, w, idx, starts, par, z)
+    else:
+        for i in range(x.size):
+            xm[i] = x[i] + 0.5 * w[i]
+        grad(xm, idx, starts, par, z)
+
+
+@njit
+def field(mats: tuple, z: np.ndarray, u: np.ndarray, f: np.ndarray) -> None:
+    """f = (J − R) z + (G − P) u."""
+    f[:] = 0.0
+    csr_add(mats[0], mats[1], mats[2], z, 1.0, f)
+    if u.size:
+        csr_add(mats[3], mats[4], mats[5], u, 1.0, f)
+
+
+@njit
+def residual(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, hs: float, u: np.ndarray,
+             lay: tuple, mats: tuple, r: np.ndarray, z: np.ndarray, f: np.ndarray,
+             xm: np.ndarray) -> None:
+    """r = F(w); leaves the effort in z."""
+    effort(fns, kind, x, w, lay, z, xm)
+    field(mats, z, u, f)
+    for i in range(x.size):
+        r[i] = w[i] - hs * f[i]
+
+
+@njit
+def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, hs: float, u: np.ndarray,
+           lay: tuple, mats: tuple, fac: tuple, which: int, tol: float, max_iter: int,
+           counts: np.ndarray, r: np.ndarray, z: np.ndarray, f: np.ndarray, xm: np.ndarray,
+           y: np.ndarray) -> int:
+    """Simplified Newton on F(w) = 0 in place from the guess ``w`` with factor ``which``;
+    the iterations it took, or −1 when it fails.  The test of :mod:`..linalg.newton`:
+    down to the round-off floor, then the residual must be small."""
+    scale = max_abs(x)
+    prev = np.inf
+    for k in range(1, max_iter + 1):
+        residual(fns, kind, x, w, hs, u, lay, mats, r, z, f, xm)
+        counts[1] += 1
+        if not math.isfinite(max_abs(r)):
+            return -1
+        lu_solve(fac, which, r, y)
+        for i in range(w.size):
+            w[i] -= r[i]
+        counts[0] += 1
+        size = max_abs(r)
+        bound = scale + max_abs(w) + _TINY
+        if not math.isfinite(size):
+            return -1
+        if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
+            residual(fns, kind, x, w, hs, u, lay, mats, r, z, f, xm)
+            counts[1] += 1
+            if max_abs(r) <= tol * (0.1 * max_abs(w) + 1e-3 * bound):
+                return k
+        if k > 3 and size > prev:
+            return -1
+        prev = size
+    return -1
+
+
+@njit
+def port_powers(mats: tuple, z: np.ndarray, u: np.ndarray, y: np.ndarray,
+                tmp: np.ndarray) -> tuple:
+    """(uᵀy, d) in W with y = (G+P)ᵀz + (M+S)u (written into y) and
+    d = zᵀRz + 2zᵀPu + uᵀSu."""
+    tmp[:] = 0.0
+    csr_add(mats[6], mats[7], mats[8], z, 1.0, tmp)
+    d = 0.0
+    for i in range(z.size):
+        d += z[i] * tmp[i]
+    m = u.size
+    if m == 0:
+        return 0.0, d
+    ms, ss = mats[15], mats[16]
+    y[:] = 0.0
+    csr_t_add(mats[9], mats[10], mats[11], z, y)
+    pz = np.zeros(m)
+    csr_t_add(mats[12], mats[13], mats[14], z, pz)
+    supplied = 0.0
+    for a in range(m):
+        acc, su = 0.0, 0.0
+        for b in range(m):
+            acc += ms[a, b] * u[b]
+            su += ss[a, b] * u[b]
+        y[a] += acc
+        supplied += u[a] * y[a]
+        d += 2.0 * pz[a] * u[a] + u[a] * su
+    return supplied, d
+
+
+@njit
+def block(fns: tuple, kind: int, X: np.ndarray, U: np.ndarray, h: float, gam: np.ndarray,
+          which: np.ndarray, lay: tuple, mats: tuple, fac: tuple, tol: float, max_iter: int,
+          slow_after: int, W: np.ndarray, counts: np.ndarray, hist: np.ndarray,
+          hstate: np.ndarray) -> tuple:
+    """Steps of size h from X[0] (substeps γ_i h with inputs U[k, i]) into the rows of X
+    and W (supplied, dissipated, residual per step, J).  Newton starts from the
+    increments of the same substep in the last two steps, extrapolated (``hist``, with
+    ``hstate[0]`` of them known), else from the explicit midpoint predictor.  Returns
+    (steps done, status): ``REFACTOR`` after a step whose Newton was slow, ``FAILED``
+    when step ``done`` could not be solved with the current factors."""
+    avf, grad, energies, curv = fns
+    idx, starts, par = lay
+    K, n, s = U.shape[0], X.shape[1], gam.size
+    r, z, f, xm, y = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    e0, e1, xc, w, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    yout = np.empty(U.shape[2])
+    new = np.empty((s, n))
+    for k in range(K):
+        xc[:] = X[k]
+        energies(xc, idx, starts, par, e0)
+        sup = dis = res = 0.0
+        slow = False
+        for i in range(s):
+            hs = gam[i] * h
+            u = U[k, i]
+            if hstate[0] >= 2:
+                for q in range(n):
+                    w[q] = 2.0 * hist[0, i, q] - hist[1, i, q]
+            elif hstate[0] == 1:
+                w[:] = hist[0, i]
+            else:  # h f(x + (h/2) f(x)): error O(h³)
+                grad(xc, idx, starts, par, z)
+                field(mats, z, u, f)
+                for q in range(n):
+                    xm[q] = xc[q] + 0.5 * hs * f[q]
+                grad(xm, idx, starts, par, z)
+                field(mats, z, u, f)
+                for q in range(n):
+                    w[q] = hs * f[q]
+            it = newton(fns, kind, xc, w, hs, u, lay, mats, fac, which[i], tol, max_iter,
+                        counts, r, z, f, xm, y)
+            if it < 0:
+                return k, FAILED
+            slow = slow or it >= slow_after
+            pin, pd = port_powers(mats, z, u, yout, tmp)  # z: the effort at the solution
+            for q in range(n):
+                xc[q] += w[q]
+            energies(xc, idx, starts, par, e1)
+            dh = 0.0
+            for q in range(n):
+                dh += e1[q] - e0[q]
+            e0[:] = e1
+            sup += hs * pin
+            dis += hs * pd
+            res += dh - hs * (pin - pd)
+            new[i] = w
+        X[k + 1] = xc
+        W[k, 0], W[k, 1], W[k, 2] = sup, dis, res
+        hist[1] = hist[0]
+        hist[0] = new
+        hstate[0] = min(hstate[0] + 1, 2)
+        if slow:
+            return k + 1, REFACTOR
+    return K, OK
+
+
+@njit
+def points(fns: tuple, X: np.ndarray, U: np.ndarray, lay: tuple, mats: tuple, Y: np.ndarray,
+           H: np.ndarray, stored: np.ndarray, supplied: np.ndarray,
+           dissipated: np.ndarray) -> None:
+    r"""Outputs, energy :math:`H`, stored power :math:`z^\top\dot x`, supplied and
+    dissipated power of the rows of X with inputs U, :math:`z = \nabla H(x)` (the
+    formulas of ``NumericPHS.power_balance``)."""
+    avf, grad, energies, curv = fns
+    idx, starts, par = lay
+    n = X.shape[1]
+    z, f, e, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    for k in range(X.shape[0]):
+        x, u = X[k], U[k]
+        grad(x, idx, starts, par, z)
+        energies(x, idx, starts, par, e)
+        H[k] = e.sum()
+        field(mats, z, u, f)
+        acc = 0.0
+        for i in range(n):
+            acc += z[i] * f[i]
+        stored[k] = acc
+        supplied[k], dissipated[k] = port_powers(mats, z, u, Y[k], tmp)
