@@ -290,7 +290,8 @@ def test_model_file_errors_are_listed_at_load_time(tmp_path):
 
 
 def test_affinities_must_be_functions_of_the_species():
-    """A chemostat (an Se) wired to an Re, two Re with no species between them."""
+    """A chemostat (an Se) wired to an Re without its held potential, two Re with no
+    species between them."""
     fixed = BondGraph("se", parameters={"RT": RT})
     fixed.add("X", "Se")
     fixed.add("B", "Ce", mu0=0, RT="RT")
@@ -298,7 +299,8 @@ def test_affinities_must_be_functions_of_the_species():
     fixed.add("r", "Re", kappa=1, RT="RT")
     for a, b in [("X", "r"), ("r", "jB"), ("jB", "B")]:
         fixed.connect(a, b)
-    with pytest.raises(ModelError, match="'r' \\(Re\\).*depends on the source 'X'"):
+    with pytest.raises(ModelError, match="'r' \\(Re\\).*depends on the chemostat 'X' "
+                       "\\(an Se\\): declare the potential it holds as the parameter 'mu_X'"):
         to_phs(fixed)
     series = BondGraph("series", parameters={"RT": RT})
     series.add("A", "Ce", mu0=0, RT="RT")

@@ -46,7 +46,7 @@ from typing import Any
 import sympy as sp
 
 from ..errors import ModelError
-from ..expr import state_symbol
+from ..expr import parameter_symbol, state_symbol
 from ..special import reaction_conductance
 from .elements import storage_energy
 from .elimination import SingularSystem, combine, solve_sorted
@@ -102,21 +102,37 @@ def affinities(bg: BondGraph) -> dict[str, tuple[Any, Any]]:
             for k, coef in combo.items():
                 known = eq.knowns[k]
                 coef = sp.sympify(coef)
-                if known not in states:
-                    raise ModelError(
-                        f"{el.where()}: its {side} affinity (bond {bond.name}) depends on "
-                        f"the source {known!r}; a reaction's affinities must be functions "
-                        "of the species' amounts — model a chemostat as a Ce with a large "
-                        "amount, or put a species between the source and the reaction")
                 if coef.free_symbols & placeholders:
                     raise ModelError(
                         f"{el.where()}: its {side} affinity (bond {bond.name}) depends on a "
                         "reaction flux; put a species (Ce on a 0-junction) between two "
                         "reactions")
-                terms.append(coef * z[known])
+                terms.append(coef * (z[known] if known in states else
+                                     _held_potential(work, el, side, bond.name, known)))
             pair.append(sp.Add(*terms))
         out[el.name] = (pair[0], pair[1])
     return out
+
+
+def _held_potential(bg: BondGraph, el: Any, side: str, bond: str, known: str) -> Any:
+    """The parameter ``mu_<X>`` (J/mol) that stands for the chemostat ``X`` (an Se) in a
+    reaction's conductance; a :class:`ModelError` for any other source or when the
+    parameter is not declared."""
+    src = bg.elements.get(known)
+    if src is None or src.kind != "Se":
+        raise ModelError(
+            f"{el.where()}: its {side} affinity (bond {bond}) depends on the source "
+            f"{known!r}; a reaction's affinities are potentials: of species (Ce) or of "
+            "chemostats (Se on the species' 0-junction)")
+    held = f"mu_{known}"
+    if held not in bg.parameters:
+        raise ModelError(
+            f"{el.where()}: its {side} affinity (bond {bond}) depends on the chemostat "
+            f"{known!r} (an Se): declare the potential it holds as the parameter {held!r} "
+            f"(J/mol), where the reaction's conductance is evaluated, and give the input "
+            f"{known!r} the same value (a time-varying chemostat: the same piecewise-"
+            f"constant signal as input {known!r} and as modulation={{{held!r}: ...}})")
+    return parameter_symbol(held, bg.parameters[held])
 
 
 def with_conductances(bg: BondGraph) -> BondGraph:

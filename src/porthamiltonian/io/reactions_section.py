@@ -12,7 +12,8 @@
         B: {mu0: -2 kJ/mol}
       reactions:                      # name: {equation, kappa (mol/s)} or
         r1: {equation: "A <=> B", kappa: 1.0}   # {equation, k_forward, k_backward}
-      chemostats: {C: -1 kJ/mol}      # species held at this potential (ports mu_C)
+      chemostats: {C: -1 kJ/mol}      # species held at this potential (input mu_C,
+                                      # default this value; parameter chemostat_C)
       flow_sources: [X]               # species with an inflow input (ports flow_X)
       form: auto                      # symbolic | numeric | auto (symbolic ≤ 12 reactions)
 
@@ -34,7 +35,7 @@ from ..errors import ModelError
 from ..thermo.reactions.parse import parse_reaction
 from .schema import Checker, KeyPath, Section, label_of
 
-__all__ = ["check_reactions", "build_reactions"]
+__all__ = ["check_reactions", "build_reactions", "held_inputs"]
 
 _KEYS = ("temperature", "RT", "volume", "standard_concentration", "basis", "species",
          "reactions", "chemostats", "flow_sources", "form")
@@ -154,6 +155,14 @@ def _reactions(ck: Checker, raw: Any, path: KeyPath, label: str) -> dict[str, An
                      "(k_forward, k_backward) for every reaction, not a mix")
         return {"reactions": eqs, "k_forward": kf, "k_backward": kb}
     return {"reactions": eqs, "kappa": kappa}
+
+
+def held_inputs(model: Any) -> dict[str, float]:
+    """``{mu_<C>: potential}`` (J/mol) for every chemostat of a ``reactions`` model: the
+    input a run uses when ``simulate: inputs:`` does not give it (the potential the
+    chemostat holds, where its reactions' conductances are evaluated)."""
+    net = model.section["network"]
+    return {f"mu_{c}": float(v) for c, v in (net.get("chemostat_mu") or {}).items()}
 
 
 def build_reactions(model: Any) -> Any:

@@ -69,6 +69,10 @@ def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
     values = model.parameter_values()
     inputs = {name: (signal.xreplace(values) if isinstance(signal, sp.Basic) else signal)
               for name, signal in (sim.get("inputs") or {}).items()}
+    if model.kind == "reactions":  # a chemostat's input defaults to the potential it holds
+        from .reactions_section import held_inputs
+
+        inputs = {**held_inputs(model), **inputs}
     # the derivatives of inputs the model takes as inputs (a storage fixed by a source)
     try:
         inputs = with_input_derivatives(system, inputs)

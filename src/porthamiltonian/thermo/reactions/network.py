@@ -265,6 +265,20 @@ class ReactionNetwork:
         return amounts(lam)
 
     # ------------------------------------------------------------------ PHS
+    @property
+    def problem_kind(self) -> str:
+        """Not simulated directly: ``simulate(net, …)`` raises a :class:`ModelError`
+        that says what to pass instead (its PHS form, or — with irreversible reactions,
+        which have none — a reversible rewrite or SciPy on :meth:`rhs`)."""
+        from .phs_form import irreversible_message
+
+        text = irreversible_message(self)
+        if text is not None:
+            raise ModelError(f"cannot simulate this ReactionNetwork: {text}")
+        raise ModelError("simulate() takes the network's port-Hamiltonian form: "
+                         "simulate(net.to_phs(), ...) (net.to_phs('numeric') for a large "
+                         "network)")
+
     def to_phs(self, form: str = "auto", name: str = "reactions") -> Any:
         """The port-Hamiltonian form (:mod:`.phs_form`): ``"symbolic"`` (a
         :class:`~porthamiltonian.PHS`), ``"numeric"`` (a sparse

@@ -40,6 +40,7 @@ import sympy as sp
 
 from ...compiled import NumericPHS
 from ...errors import ModelError
+from ...expr import parameter_symbol
 from ...functional import FunctionPHS
 from ...phs import PHS
 from .laws import dissipation_coefficient, dissipation_coefficient_sym
@@ -47,19 +48,35 @@ from .laws import dissipation_coefficient, dissipation_coefficient_sym
 #: a :class:`~.network.ReactionNetwork` (not imported: ``network`` imports this module)
 ReactionNetwork = Any
 
-__all__ = ["symbolic_phs", "numeric_phs", "ReactionFunctionPHS", "port_names"]
+__all__ = ["symbolic_phs", "numeric_phs", "ReactionFunctionPHS", "port_names",
+           "irreversible_message", "held_name"]
 
 #: up to this many states + inputs the numeric form uses dense matrices (less overhead)
 DENSE_UP_TO = 60
 
 
+def irreversible_message(net: ReactionNetwork) -> str | None:
+    """Why a network with ``->`` reactions has no PHS form, and the two fixes; ``None``
+    when every reaction is reversible (docs/thermo-chemistry.md, "Irreversible
+    reactions")."""
+    irr = [f"{n} ({t!r})" for n, t, r in zip(net.reaction_names, net.equations,
+                                             net.reversible, strict=True) if not r]
+    if not irr:
+        return None
+    return (f"reaction(s) {', '.join(irr)} are irreversible ('->'): mass action without "
+            "its backward flux is the limit of an infinite affinity (K → ∞), so with the "
+            "species' finite potentials its dissipation v·(A_f − A_b) can be negative and "
+            "there is no port-Hamiltonian form to simulate. Either write them reversible "
+            "('<=>') with a small backward rate (k_backward ≪ k_forward, or the products' "
+            "mu0 well below the reactants') and simulate net.to_phs(), or integrate the "
+            "mass-action ODE with SciPy: solve_ivp(lambda t, n: net.rhs(n), t_span, n0, "
+            "method='BDF', jac=lambda t, n: net.jacobian(n))")
+
+
 def _check(net: ReactionNetwork) -> None:
-    irr = [n for n, r in zip(net.reaction_names, net.reversible, strict=True) if not r]
-    if irr:
-        raise ModelError(f"reaction(s) {', '.join(irr)} are irreversible ('->'): their "
-                         "dissipation v·(A_f − A_b) has no sign, so there is no PHS form; "
-                         "write them '<=>' (the products' mu0 sets how small the backward "
-                         "flux is) or integrate net.rhs directly")
+    text = irreversible_message(net)
+    if text is not None:
+        raise ModelError(text)
 
 
 def port_names(net: ReactionNetwork) -> tuple[list[str], list[str]]:
@@ -68,6 +85,13 @@ def port_names(net: ReactionNetwork) -> tuple[list[str], list[str]]:
     inputs = [f"mu_{c}" for c in net.chemostats] + [f"flow_{s}" for s in net.flow_sources]
     outputs = [f"inflow_{c}" for c in net.chemostats] + [f"mu_{s}" for s in net.flow_sources]
     return inputs, outputs
+
+
+def held_name(species: str) -> str:
+    """The parameter holding chemostat ``species``' potential inside Γ (J/mol):
+    ``chemostat_<species>`` (symbolic form; modulate it together with the input
+    ``mu_<species>`` for a time-varying chemostat)."""
+    return f"chemostat_{species}"
 
 
 def _split(net: ReactionNetwork) -> tuple[np.ndarray, np.ndarray]:
@@ -105,8 +129,11 @@ def symbolic_phs(net: ReactionNetwork, name: str = "reactions") -> PHS:
     mu = [sp.S.Zero] * len(net.species)
     for k, i in enumerate(free):
         mu[i] = mu_free[k]
+    held = {}  # the chemostats' potentials in Γ: parameters, so that they can be modulated
     for k, i in enumerate(chem):
-        mu[i] = sp.Float(net.chemostat_mu[k])
+        name = held_name(net.chemostats[k])
+        held[name] = float(net.chemostat_mu[k])
+        mu[i] = parameter_symbol(name, held[name])
     gammas = []
     for r in range(len(net.reaction_names)):
         Af = sp.Add(*[sp.nsimplify(net.nu_f[i, r]) * mu[i] for i in np.flatnonzero(net.nu_f[:, r])])
@@ -124,7 +151,7 @@ def symbolic_phs(net: ReactionNetwork, name: str = "reactions") -> PHS:
     m = len(inputs)
     return PHS(sp.zeros(len(free), len(free)), R, G, P, sp.zeros(m, m),
                S if m else sp.zeros(0, 0), hamiltonian=H, states=xs, inputs=inputs,
-               outputs=outputs, name=name, check=False)
+               outputs=outputs, name=name, parameters=held, check=False)
 
 
 # ---------------------------------------------------------------------- numeric
