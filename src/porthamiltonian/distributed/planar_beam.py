@@ -30,11 +30,13 @@ Discretization: the partitioned FEM of :mod:`.fem` for the constant part; the mo
 terms use the same Gauss collocation (:mod:`.planar_structure`), so :math:`J(x)` is
 affine in the state and skew for every ``x``.  The Hamiltonian is quadratic, so the
 implicit midpoint rule conserves it exactly (to the Newton tolerance).  By default the
-system is *numeric*: a :class:`~porthamiltonian.simulate.FunctionPHS` with sparse
+system is *numeric*: a :class:`~.beam_system.BeamPHS` (a
+:class:`~porthamiltonian.simulate.FunctionPHS`) with sparse
 :class:`~porthamiltonian.compiled.affine.AffineMatrix` structure :math:`J(x)`,
-:math:`G(x)` — thousands of elements build in a fraction of a second and the Newton
-iterations use sparse LU.  ``symbolic=True`` gives the same model as a SymPy
-:class:`~porthamiltonian.PHS` (tens of elements; for symbolic manipulation).
+:math:`G(x)` — thousands of elements build in a fraction of a second, the right-hand side
+is one fused (Numba) pass over the structure and the Newton iterations use sparse LU.
+``symbolic=True`` gives the same model as a SymPy :class:`~porthamiltonian.PHS` (tens of
+elements; for symbolic manipulation).
 """
 
 from __future__ import annotations
@@ -47,8 +49,8 @@ import sympy as sp
 
 from ..compiled.affine import AffineMatrix
 from ..errors import ModelError
-from ..functional import FunctionPHS
 from ..phs import PHS
+from .beam_system import BeamPHS
 from .boundary import Condition, parse_ends
 from .fem import Coef, EffortField, FlowField, Param
 from .mesh import check_degree, make_mesh
@@ -83,7 +85,7 @@ def planar_beam(length: float, rhoA: Coef, rhoI: Coef, EA: Coef, EI: Coef, kGA: 
     ``"velocity"`` (all three velocities imposed), or a tuple of three
     :class:`~.boundary.Condition` names.  Both translations must be imposed or both free.
 
-    ``.system`` is a :class:`~porthamiltonian.simulate.FunctionPHS` with sparse affine
+    ``.system`` is a :class:`~.beam_system.BeamPHS` (a ``FunctionPHS``) with sparse affine
     :math:`J(x)`, :math:`G(x)` (``symbolic=True``: a SymPy
     :class:`~porthamiltonian.PHS`, at most 40 × degree elements); ``.linear`` is the
     small-deformation model (rod + Timoshenko, sparse) and ``.frequencies(n)`` its
@@ -122,7 +124,7 @@ class PlanarBeamModel(DistributedModel):
 
     Attributes
     ----------
-    system : FunctionPHS or PHS
+    system : BeamPHS or PHS
         ẋ = (J(x) − R) Q x + G(x) u with the boundary ports left open.
     linear : PHS
         The small-deformation model (rod + Timoshenko beam): J₀, G₀, the same Q.
@@ -145,13 +147,10 @@ class PlanarBeamModel(DistributedModel):
         self.Q = sps.diags_array(lin.Q.diagonal()).tocsr()
         self.system = _symbolic(lin, ent) if symbolic else self._numeric()
 
-    def _numeric(self) -> FunctionPHS:
-        lin, (J, G), Q = self.linear, self.structure, self.Q
-        q = self.Q.diagonal()
-        return FunctionPHS(J=J, R=lin.R, G=G, P=lin.P, S=lin.S,
-                           energy=lambda x: 0.5 * float(x @ (q * x)),
-                           gradient=lambda x: q * x, hessian=lambda x: Q, degree=2,
-                           states=lin.states, inputs=lin.inputs, outputs=lin.outputs)
+    def _numeric(self) -> BeamPHS:
+        lin, (J, G) = self.linear, self.structure
+        return BeamPHS(J, lin.R, G, lin.P, lin.S, self.Q.diagonal(), states=lin.states,
+                       inputs=lin.inputs, outputs=lin.outputs)
 
     def stiffness(self) -> tuple[sps.csr_array, np.ndarray]:
         saved, self.system = self.system, self.linear

@@ -53,7 +53,7 @@ beam of :mod:`.planar_beam` (with ``EI₃, GA₂, ρI₃``).
 degree ``k``, strains at the Gauss points), the ad-terms by Gauss collocation
 (:mod:`.spatial_structure`): :math:`J(x)` affine in the state and skew for every ``x``,
 H quadratic, so the implicit midpoint rule conserves it exactly (to the Newton
-tolerance).  ``.system`` is a :class:`~porthamiltonian.simulate.FunctionPHS` with sparse
+tolerance).  ``.system`` is a :class:`~.beam_system.BeamPHS` (a ``FunctionPHS``) with sparse
 :class:`~porthamiltonian.compiled.affine.AffineMatrix` structure.
 """
 
@@ -66,9 +66,9 @@ import scipy.sparse as sps
 
 from ..compiled.affine import AffineMatrix
 from ..errors import ModelError
-from ..functional import FunctionPHS
 from ..lie import ad, exp_se3
 from ..phs import PHS
+from .beam_system import BeamPHS
 from .boundary import Condition, parse_ends
 from .fem import Coef, EffortField, FlowField, Param
 from .mesh import check_degree, make_mesh
@@ -165,7 +165,7 @@ class SpatialBeamModel(DistributedModel):
 
     Attributes
     ----------
-    system : FunctionPHS
+    system : BeamPHS
         ẋ = J(x) Q x + G(x) u with the boundary ports left open (lossless: R = 0).
     linear : PHS
         The linearization about the unstressed (straight or curved) reference at rest:
@@ -192,12 +192,9 @@ class SpatialBeamModel(DistributedModel):
         self.structure = (AffineMatrix(J0, *ent.J, n_states=n),
                           AffineMatrix(G0, *ent.G, n_states=n))
         self.Q = sps.diags_array(base.Q.diagonal()).tocsr()
-        q, Q = self.Q.diagonal(), self.Q
-        self.system = FunctionPHS(
-            J=self.structure[0], R=base.R, G=self.structure[1], P=base.P, S=base.S,
-            energy=lambda x: 0.5 * float(x @ (q * x)), gradient=lambda x: q * x,
-            hessian=lambda x: Q, degree=2, states=base.states, inputs=base.inputs,
-            outputs=base.outputs)
+        self.system = BeamPHS(self.structure[0], base.R, self.structure[1], base.P, base.S,
+                              self.Q.diagonal(), states=base.states, inputs=base.inputs,
+                              outputs=base.outputs)
 
     # ----------------------------------------------------------------- structure
     def reference_strain(self, s: Any) -> np.ndarray:

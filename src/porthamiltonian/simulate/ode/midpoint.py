@@ -89,18 +89,22 @@ class Midpoint(OneStepMethod):
     def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]:
         dyn = self.dyn
         tm = t + 0.5 * h
+        # without feedback u(t_m) is one value per step: evaluated once, not per iteration
+        u_mid = None if dyn.signal.feedback else dyn.u(tm, x)
+
+        def u_at(xm: np.ndarray) -> np.ndarray:
+            return dyn.u(tm, xm) if u_mid is None else u_mid
 
         def F(d: np.ndarray) -> np.ndarray:
             xm = x + 0.5 * d
-            return d - h * dyn.f(xm, dyn.u(tm, xm))
+            return d - h * dyn.f(xm, u_at(xm))
 
         def Jac(d: np.ndarray) -> Any:
             xm = x + 0.5 * d
-            return identity_minus(0.5 * h, dyn.jac(tm, xm, dyn.u(tm, xm)))
+            return identity_minus(0.5 * h, dyn.jac(tm, xm, u_at(xm)))
 
         if dyn.affine:  # (I − h/2 A) δ = h (A x + B u): one solve with the cached LU
-            um = dyn.u(tm, x)
-            d = self._factor(h).solve(h * dyn.f(x, um))
+            d = self._factor(h).solve(h * dyn.f(x, u_at(x)))
             iterations = nfev = 1
         else:
             res = self._newton.solve(F, Jac, h * dyn.f(x, dyn.u(t, x)),
@@ -108,7 +112,7 @@ class Midpoint(OneStepMethod):
             d, iterations, nfev = res.w, res.iterations, res.nfev
         x_new = x + d
         xm = x + 0.5 * d
-        um = dyn.u(tm, xm)
+        um = u_at(xm)
         supplied, dissipated = dyn.port_powers(xm, dyn.num.gradient(xm), um)
         info = StepInfo(h * supplied, h * dissipated, dyn.delta_H(x, x_new), iterations, nfev)
         return x_new, info

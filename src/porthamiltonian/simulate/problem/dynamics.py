@@ -83,6 +83,9 @@ class Dynamics:
     def port_powers(self, x: np.ndarray, z: np.ndarray, u: np.ndarray) -> tuple[float, float]:
         """``(uᵀy, d)`` in W at state ``x`` (for the matrices) with effort ``z``."""
         num = self.num
+        own = getattr(num, "port_powers", None)
+        if own is not None:  # a model's own (fused) evaluation: no matrices formed
+            return own(x, z, u)  # type: ignore[no-any-return]
         R, P = num.matrix("R", x), num.matrix("P", x)
         if self.m:
             G = num.matrix("G", x)
