@@ -54,14 +54,14 @@ from typing import Any
 
 import sympy as sp
 
-from ..special import reaction_conductance
 from ..errors import ModelError
 from ..network.component import Component, Context, Law
 from ..network.ports import Port
-from ..thermo.reactions.laws import gibbs_energy_sym
+from ..special import reaction_conductance
+from ..thermo.reactions.laws import gibbs_energy_sym, gibbs_energy_x_sym
 from . import _elements as el
 
-__all__ = ["CSTR", "Species", "Reaction", "Stoichiometry"]
+__all__ = ["CSTR", "Species", "Mixture", "Reaction", "Stoichiometry"]
 
 CH = "chemical"
 
@@ -98,6 +98,54 @@ class Species(Component):
         mu0 = c.mu0 if "mu0" in self.parameters else c.RT * sp.log(c.K * c.V * c.c0)
         H = gibbs_energy_sym([n], [mu0], c.RT, c.V, c.c0)
         return Law(["n"], ["p"], G=[[1]], hamiltonian=H, storages={"n": ("C", CH)})
+
+
+class Mixture(Component):
+    r"""An ideal mixture of the species ``species``: one multiport storage (a C field).
+
+    States ``n_<X>`` (mol) for each species X; energy (J) and efforts (J/mol) on the
+    mole-fraction basis
+
+    .. math::  H = \sum_i n_i\big(\mu_i^\circ + RT\ln x_i\big), \qquad
+        \mu_i = \partial H/\partial n_i = \mu_i^\circ + RT\ln x_i,
+        \qquad x_i = n_i \big/ \textstyle\sum_j n_j
+
+    (:func:`porthamiltonian.thermo.reactions.laws.gibbs_energy_x_sym`;
+    :math:`\sum_j n_j\,\partial\ln x_j/\partial n_i = 0`).  Each potential depends on
+    every amount, so the mixture is one component rather than one :class:`Species` per
+    species (a bond graph's Ce is a one-port; docs/bondgraphs-chemical.md).  ``mu0``
+    (J/mol): one value per species, in order, or ``{species: value}``; ``RT`` (J/mol).
+    Port ``p_<X>`` (chemical) receives the molar flow of X into the mixture (mol/s) and
+    returns :math:`\mu_X`.  Defined for positive amounts.
+    """
+
+    nonlinear = True
+
+    def __init__(self, species: Any = None, mu0: Any = None, RT: Any = None) -> None:
+        names = [str(s) for s in (species or [])]
+        if len(names) < 2 or len(set(names)) != len(names):
+            raise ModelError(f"Mixture: species {names}: give two or more distinct names")
+        if isinstance(mu0, dict):
+            unknown = sorted(set(map(str, mu0)) - set(names))
+            if unknown:
+                raise ModelError(f"Mixture: mu0 of {', '.join(unknown)}, not among the "
+                                 f"species {', '.join(names)}")
+            mu0 = [mu0.get(s, 0.0) for s in names]
+        mu0 = [0.0] * len(names) if mu0 is None else list(mu0)
+        if len(mu0) != len(names):
+            raise ModelError(f"Mixture: {len(mu0)} values of mu0 for {len(names)} species")
+        el.positive("RT", RT, "Mixture")
+        self.species = names
+        super().__init__([Port(f"p_{s}", CH, "flow") for s in names], RT=RT,
+                         **{f"mu0_{s}": v for s, v in zip(names, mu0, strict=True)})
+
+    def law(self, c: Context) -> Law:
+        n = [c.x(f"n_{s}") for s in self.species]
+        mu0 = [getattr(c, f"mu0_{s}") for s in self.species]
+        k = len(n)
+        return Law([f"n_{s}" for s in self.species], [f"p_{s}" for s in self.species],
+                   G=sp.eye(k).tolist(), hamiltonian=gibbs_energy_x_sym(n, mu0, c.RT),
+                   storages={f"n_{s}": ("C", CH) for s in self.species})
 
 
 class Reaction(Component):
