@@ -76,7 +76,8 @@ def numeric_phs(bg: BondGraph) -> PHS | None:
     outside this path's scope (module docstring)."""
     try:
         code, value = _elements(bg)
-        tails, heads = _bond_ends(bg)
+        ends = bg.bond_ends()  # made by the checks
+        tails, heads = ends[:, 0], ends[:, 1]
         A, B, targets, n_states = _system(code, value, tails, heads)
         Z = _solve(A, B, targets)
     except _OutOfScope:
@@ -140,14 +141,6 @@ def _number(v: Any, values: dict[str, Any]) -> float:
     if not np.isfinite(x):
         raise _OutOfScope
     return x
-
-
-def _bond_ends(bg: BondGraph) -> tuple[np.ndarray, np.ndarray]:
-    at = {name: i for i, name in enumerate(bg.elements)}
-    n = len(bg.bonds)
-    tails = np.fromiter((at[b.tail] for b in bg.bonds), dtype=np.int64, count=n)
-    heads = np.fromiter((at[b.head] for b in bg.bonds), dtype=np.int64, count=n)
-    return tails, heads
 
 
 # ---------------------------------------------------------------------- the equations

@@ -46,9 +46,11 @@ generic ``u.f`` / ``u.e``; a multi-bond source ``F`` (``dim: 2``) the outputs ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from ..errors import ModelError
 from ..naming import expand, split_index
@@ -190,9 +192,13 @@ class BondDomains:
 
     graph: BondGraph
     bond: Mapping[str, Domain]  # bond name -> domain
+    #: the domain of every bond when nothing is declared (a generated ladder)
+    uniform: Domain | None = None
 
     def of(self, element: str) -> Domain:
         """The domain of a one-port or junction (of its first bond; ``generic`` if none)."""
+        if self.uniform is not None:
+            return self.uniform
         bonds = self.graph.bonds_at(element)
         return self.bond[bonds[0].name] if bonds else DOMAINS["generic"]
 
@@ -208,6 +214,13 @@ class BondDomains:
 def bond_domains(bg: BondGraph) -> BondDomains:
     """Propagate the declared domains of ``bg`` (module docstring); raises
     :class:`ModelError` naming the elements and the bond of a conflict."""
+    if all(el.domain is None and not el.fallback_domain for el in bg.elements.values()) \
+            and bg.bonds and np.all(np.bincount(bg.bond_ends().ravel(),
+                                                minlength=len(bg.elements))):
+        # nothing declared and every element bonded: every bond and element has the
+        # default, without a table of 10⁵ bonds
+        dom = DOMAINS[_one(bg.domain, f"bond graph {bg.name!r}") if bg.domain else "generic"]
+        return BondDomains(bg, _Same(bg, dom), dom)
     elements = []
     for el in bg.elements.values():
         dec = fb = None
@@ -219,6 +232,22 @@ def bond_domains(bg: BondGraph) -> BondDomains:
     default = _one(bg.domain, f"bond graph {bg.name!r}") if bg.domain else None
     names = propagate(elements, [(b.tail, b.head, b.where) for b in bg.bonds], default)
     return BondDomains(bg, {b.name: DOMAINS[d] for b, d in zip(bg.bonds, names, strict=True)})
+
+
+class _Same(Mapping[str, Domain]):
+    """Every bond of ``graph`` → ``dom``."""
+
+    def __init__(self, graph: BondGraph, dom: Domain) -> None:
+        self._graph, self._dom = graph, dom
+
+    def __getitem__(self, bond: str) -> Domain:
+        return self._dom
+
+    def __iter__(self) -> Iterator[str]:
+        return (b.name for b in self._graph.bonds)
+
+    def __len__(self) -> int:
+        return len(self._graph.bonds)
 
 
 # ---------------------------------------------------------------------- meaning
@@ -266,10 +295,11 @@ def graph_quantities(bg: BondGraph, domains: BondDomains | None = None,
     domains = domains or bond_domains(bg)
     keep = None if states is None else set(states)
     infos: dict[str, StateInfo] = {}
+    uniform = domains.uniform
     for el in bg.storages():
-        dom = domains.of(el.name)
+        dom = uniform or domains.of(el.name)
         q, e = (dom.displacement, dom.effort) if el.kind == "C" else (dom.momentum, dom.flow)
-        for s in el.states:
+        for s in ([el.state or el.name] if el.dim == 1 else el.states):
             if keep is None or s in keep:
                 infos[s] = StateInfo(el.name, q, e, storage_coenergy_name(s, e.symbol))
     ports: dict[str, Quantity] = {}

@@ -19,10 +19,12 @@ reader's sake.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
 from ..errors import ModelError
@@ -310,17 +312,26 @@ class BondGraph:
 
     def state_names(self) -> list[str]:
         self._name_states()
-        return [s for e in self.storages() for s in e.states]
+        # Element.states inlined: a 10⁵-section ladder has 2·10⁵ storages
+        out: list[str] = []
+        for el in self.elements.values():
+            if el.kind in STORAGE:
+                if el.dim == 1:
+                    out.append(el.state or el.name)
+                else:
+                    out += expand(el.state or el.name, el.dim)
+        return out
 
     def _name_states(self) -> None:
         """A storage named like a parameter has the qualified state ``La.p`` / ``C1.q``
         (:func:`~porthamiltonian.naming.qualified_state`), so the parameter ``La`` and the
         state stay two names: element fields read the parameter, the state is written
         qualified.  A state once qualified stays so (an included graph's ``sub.La.p``)."""
-        if self.parameters:
-            for el in self.storages():
-                if el.state is None and el.name in self.parameters:
-                    el.state = qualified_state(el.name, el.kind)
+        elements = self.elements
+        for name in self.parameters:  # fewer than the elements, often by far
+            el = elements.get(name)
+            if el is not None and el.state is None and el.kind in STORAGE:
+                el.state = qualified_state(el.name, el.kind)
 
     # ------------------------------------------------------------------ parameters
     def resolve(self) -> None:
@@ -331,9 +342,12 @@ class BondGraph:
         # a state's symbol is made when an expression names it: a 10⁴-section ladder's
         # values name parameters only
         with_states = _StateNames(params, self.state_names(), state_symbol)
-        parsed: dict[tuple[str, str], Any] = {}  # a ladder repeats "R" thousands of times
-        for name, raw in list(self._pending.items()):
-            el = self.elements[name]
+        # a ladder repeats "R" thousands of times: one parse per text, per kind of name
+        # it may use (parameters only, or also states: a modulated ratio or resistance)
+        parsed: dict[bool, dict[str, Any]] = {False: {}, True: {}}
+        elements = self.elements
+        for name, raw in self._pending.items():
+            el = elements[name]
             for key, value in raw.items():
                 if key == "switched":  # names of neighbours or bonds, not an expression
                     el.params[key] = (value,) if isinstance(value, str) else tuple(value)
@@ -343,16 +357,20 @@ class BondGraph:
                     el.params[key] = _parse_value(value, names, el, key, parse_expression)
                     _check_energy(el, self.parameters)
                     continue
-                modulated = key in ("ratio", "r")
-                names = with_states if modulated else params
-                memo = (str(modulated), value) if isinstance(value, str) else None
-                if memo is not None and memo in parsed:
-                    el.params[key] = parsed[memo]
+                modulated = key == "ratio" or key == "r"
+                if isinstance(value, str):
+                    memo = parsed[modulated]
+                    got = memo.get(value)
+                    if got is None:
+                        got = memo[value] = _parse_value(value, with_states if modulated
+                                                         else params, el, key, parse_expression)
+                    el.params[key] = got
                     continue
-                el.params[key] = _parse_value(value, names, el, key, parse_expression)
-                if memo is not None:
-                    parsed[memo] = el.params[key]
-            del self._pending[name]
+                el.params[key] = _parse_value(value, with_states if modulated else params,
+                                              el, key, parse_expression)
+        # emptied at the end (a parse that raised leaves the texts to parse again: the
+        # same values)
+        self._pending.clear()
         for el in self.elements.values():
             if el.type == "Ce" and "hamiltonian" not in el.params:
                 _species_energy(el)
@@ -440,47 +458,24 @@ class BondGraph:
         if not self.elements:
             yield "the bond graph has no elements"
             return
-        parts = _components(self.elements, self.bonds)
+        names = list(self.elements)
+        ends = self.bond_ends()
+        parts = _components(names, ends)
         if len(parts) > 1:
             parts.sort(key=len, reverse=True)
             rest = sorted(n for p in parts[1:] for n in p)
             yield (f"the graph is not connected: {', '.join(rest)} are not linked to "
                    f"{', '.join(sorted(parts[0])[:5])}…; add the missing bonds")
-        for el in self.elements.values():
-            bonds = self.bonds_at(el.name)
-            k = el.kind
-            if k in ("C", "I", "R", "Se", "Sf") and len(bonds) != 1:
-                yield (f"{el.where()} has {len(bonds)} bonds; a {el.type} element has exactly "
-                       "one (join several through a 0- or 1-junction)")
-                continue
-            if k in ("C", "I", "R") and bonds[0].head != el.name:
-                yield (f"{bonds[0].where()} points out of {el.type} element {el.name!r}; bonds "
-                       f"point into C, I and R elements: write [{bonds[0].head}, {el.name}]")
-            if k in ("Se", "Sf") and bonds[0].tail != el.name:
-                yield (f"{bonds[0].where()} points into source {el.name!r}; bonds point out of "
-                       f"Se and Sf: write [{el.name}, {bonds[0].tail}]")
-            if k in JUNCTIONS and len(bonds) < 2:
-                yield f"{el.where()} has {len(bonds)} bond(s); a junction needs at least two"
-            if k in ("TF", "GY"):
-                ins = [b for b in bonds if b.head == el.name]
-                outs = [b for b in bonds if b.tail == el.name]
-                if len(ins) != 1 or len(outs) != 1:
-                    yield (f"{el.where()} has {len(ins)} bond(s) in and {len(outs)} out; a "
-                           f"{el.type} has exactly one bond in and one out")
-            if k in ("C", "I") and el.type != "Ce" and not (
-                    {"c", "i", "hamiltonian"} & set(el.params)):
-                yield (f"{el.where()} has no constitutive law; give "
-                       f"{'c' if k == 'C' else 'i'}: or hamiltonian:")
-            if k == "R" and "r" not in el.params:
-                yield f"{el.where()} has no resistance; give r:"
-            if k in ("TF", "GY") and "ratio" not in el.params:
-                yield f"{el.where()} has no ratio; give ratio:"
-            if el.type in CHEMICAL:
-                yield from _chemical_problems(self, el, bonds)
-            if el.type in SWITCHED and len(bonds) >= 2:
-                yield from switch_problems(self, el, bonds)
+        elements = list(self.elements.values())
+        for i in _suspects(elements, ends):
+            yield from self._element_problems(elements[i])
+        storages = [el for el in elements if el.kind in STORAGE]
+        states = [s for el in storages for s in el.states]
+        if len(set(states)) == len(states) and not any(
+                el.state is not None and "hamiltonian" in el.params for el in storages):
+            storages = []  # no two storages share a state, no energy to look at
         seen: dict[str, str] = {}
-        for el in self.storages():
+        for el in storages:
             for s in el.states:
                 if s in seen:
                     yield (f"{el.where()} and element {seen[s]!r} both have the state {s!r}; "
@@ -493,9 +488,62 @@ class BondGraph:
                 yield (f"{el.where()}: its hamiltonian does not depend on its state; "
                        f"{el.name!r} alone is the parameter {el.name}, the state is written "
                        f"{el.states[0]!r}")
-        for b in self.bonds:
-            if b.tail == b.head:
-                yield f"{b.where()} joins an element to itself"
+        for i in np.flatnonzero(ends[:, 0] == ends[:, 1]).tolist():
+            yield f"{self.bonds[i].where()} joins an element to itself"
+
+    def _element_problems(self, el: Element) -> Iterable[str]:
+        """What is wrong with one element (:meth:`problems`)."""
+        bonds = self.bonds_at(el.name)
+        k = el.kind
+        if k in ("C", "I", "R", "Se", "Sf") and len(bonds) != 1:
+            yield (f"{el.where()} has {len(bonds)} bonds; a {el.type} element has exactly "
+                   "one (join several through a 0- or 1-junction)")
+            return
+        if k in ("C", "I", "R") and bonds[0].head != el.name:
+            yield (f"{bonds[0].where()} points out of {el.type} element {el.name!r}; bonds "
+                   f"point into C, I and R elements: write [{bonds[0].head}, {el.name}]")
+        if k in ("Se", "Sf") and bonds[0].tail != el.name:
+            yield (f"{bonds[0].where()} points into source {el.name!r}; bonds point out of "
+                   f"Se and Sf: write [{el.name}, {bonds[0].tail}]")
+        if k in JUNCTIONS and len(bonds) < 2:
+            yield f"{el.where()} has {len(bonds)} bond(s); a junction needs at least two"
+        if k in ("TF", "GY"):
+            ins = [b for b in bonds if b.head == el.name]
+            outs = [b for b in bonds if b.tail == el.name]
+            if len(ins) != 1 or len(outs) != 1:
+                yield (f"{el.where()} has {len(ins)} bond(s) in and {len(outs)} out; a "
+                       f"{el.type} has exactly one bond in and one out")
+        if k in ("C", "I") and el.type != "Ce" and not (
+                {"c", "i", "hamiltonian"} & set(el.params)):
+            yield (f"{el.where()} has no constitutive law; give "
+                   f"{'c' if k == 'C' else 'i'}: or hamiltonian:")
+        if k == "R" and "r" not in el.params:
+            yield f"{el.where()} has no resistance; give r:"
+        if k in ("TF", "GY") and "ratio" not in el.params:
+            yield f"{el.where()} has no ratio; give ratio:"
+        if el.type in CHEMICAL:
+            yield from _chemical_problems(self, el, bonds)
+        if el.type in SWITCHED and len(bonds) >= 2:
+            yield from switch_problems(self, el, bonds)
+    def bond_ends(self) -> np.ndarray:
+        """The (tail, head) of every bond as positions in :attr:`elements`, an
+        ``(n_bonds, 2)`` integer array; kept while the elements and bonds stay the same
+        (the checks and numeric generation read it on graphs of 10⁵ bonds)."""
+        names, bonds = list(self.elements), self.bonds
+        cached = getattr(self, "_ends", None)
+        if cached is not None:
+            was_names, was_bonds, ends = cached
+            if (len(was_bonds) == len(bonds) and was_names == names
+                    and all(map(operator.is_, was_bonds, bonds))):
+                return ends
+        at = {name: i for i, name in enumerate(names)}
+        n = len(bonds)
+        ends = np.empty((n, 2), dtype=np.int64)
+        ends[:, 0] = np.fromiter(map(at.__getitem__, map(_TAIL, bonds)), np.int64, count=n)
+        ends[:, 1] = np.fromiter(map(at.__getitem__, map(_HEAD, bonds)), np.int64, count=n)
+        ends.flags.writeable = False
+        self._ends = (names, list(bonds), ends)
+        return ends
 
     # ------------------------------------------------------------------ I/O
     @classmethod
@@ -553,16 +601,46 @@ class _StateNames(Mapping[str, Any]):
         return len(self._params) + sum(s not in self._params for s in self._states)
 
 
-def _components(elements: Iterable[str], bonds: list[Bond]) -> list[list[str]]:
+_TAIL, _HEAD = operator.attrgetter("tail"), operator.attrgetter("head")
+#: element types whose bonds and laws :func:`_suspects` judges from arrays: one-ports
+#: 0–4, two-ports 5–6, junctions 7–8; the others are always looked at
+_CODE = {"C": 0, "I": 1, "R": 2, "MR": 2, "Se": 3, "MSe": 3, "Sf": 4, "MSf": 4, "TF": 5,
+         "MTF": 5, "GY": 6, "MGY": 6, "0": 7, "1": 8}
+#: the parameters one of which a type needs (its constitutive law)
+_LAW = {"C": ("c", "i", "hamiltonian"), "I": ("c", "i", "hamiltonian"), "R": ("r",),
+        "MR": ("r",), "TF": ("ratio",), "MTF": ("ratio",), "GY": ("ratio",),
+        "MGY": ("ratio",)}
+
+
+def _suspects(elements: list[Element], ends: np.ndarray) -> list[int]:
+    """The positions of the elements :meth:`BondGraph._element_problems` must look at,
+    in order: a wrong number or direction of bonds, a missing law, or a type whose
+    checks need the element itself (chemical, switched).  One pass over the elements
+    and array counts instead of the per-element checks on every element."""
+    n = len(elements)
+    code = np.fromiter((_CODE.get(el.type, 9) for el in elements), np.int64, count=n)
+    tail, head = ends[:, 0], ends[:, 1]
+    ins = np.bincount(head, minlength=n)
+    outs = np.bincount(tail, minlength=n)
+    degree = outs + np.bincount(head[head != tail], minlength=n)  # a bond counts once
+    bad = code == 9
+    bad |= (code <= 4) & (degree != 1)
+    bad |= (code <= 2) & (ins != 1)
+    bad |= ((code == 3) | (code == 4)) & (outs != 1)
+    bad |= (code >= 7) & (code <= 8) & (degree < 2)
+    bad |= ((code == 5) | (code == 6)) & ((ins != 1) | (outs != 1))
+    lawless = [i for i, el in enumerate(elements)
+               if (keys := _LAW.get(el.type)) is not None
+               and not any(k in el.params for k in keys)]
+    bad[lawless] = True
+    return np.flatnonzero(bad).tolist()
+
+
+def _components(names: list[str], ends: np.ndarray) -> list[list[str]]:
     """Connected components (SciPy's breadth-first search on the element graph)."""
-    import numpy as np
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
-    names = list(elements)
-    at = {name: i for i, name in enumerate(names)}
-    ends = np.fromiter((at[n] for b in bonds for n in (b.tail, b.head)), dtype=np.int64,
-                       count=2 * len(bonds)).reshape(-1, 2)
     graph = coo_matrix((np.ones(len(ends)), (ends[:, 0], ends[:, 1])),
                        shape=(len(names), len(names)))
     count, label = connected_components(graph, directed=False)
