@@ -34,8 +34,17 @@ A^b_k) \ge 0`, and a discrete-gradient step dissipates exactly this form at its
 discrete gradient; the conservation laws (moieties) :math:`c^\top \dot x = 0` hold
 because :math:`c^\top (J - R) = 0` for every state.
 
-An affinity that depends on an input (a chemostat, an Se, wired straight to a
-reaction) or on another reaction's flux (two Re without a species between them) is a
+A chemostat is an Se on a species' 0-junction; it may feed a reaction directly.  Its
+effort (the input, J/mol) enters the affinity, :math:`A = a^\top\nabla H(x) + b^\top u`,
+but :math:`\gamma` may not depend on the input (the structure matrices of a PHS are
+functions of the state), so inside :math:`\gamma` the chemostat ``X`` stands at the
+potential it holds, the parameter ``mu_X`` (J/mol): the model is mass action while
+``u_X = mu_X``, and exactly so on every piece of a piecewise-constant drive that
+modulates ``mu_X`` with the input (docs/bondgraphs-chemical.md, "Chemostats").  The
+input then couples to the reactions through :math:`P` and :math:`S`
+(:math:`[[R, P], [P^\top, S]] = \sum_k \gamma_k d_k d_k^\top`, :math:`d = a_f - a_b` over
+states and inputs).  A chemostat without ``mu_X``, an affinity that depends on another
+source, or on another reaction's flux (two Re without a species between them) is a
 :class:`~porthamiltonian.ModelError` naming the reaction.
 """
 
@@ -58,13 +67,15 @@ __all__ = ["with_conductances", "affinities", "reaction_conductance"]
 
 def affinities(bg: BondGraph) -> dict[str, tuple[Any, Any]]:
     r"""The forward and backward affinities :math:`(A^f, A^b)` (J/mol) of every Re, as
-    SymPy expressions in the states (the species' amounts).
+    SymPy expressions in the states (the species' amounts) and the chemostats' held
+    potentials (parameters ``mu_<Se>``).
 
     Raises
     ------
     ModelError
-        An affinity depends on a source's value or on a reaction flux, or the element
-        equations do not determine it.
+        An affinity depends on a chemostat without its ``mu_<Se>`` parameter, on
+        another source or on a reaction flux, or the element equations do not determine
+        it.
     """
     bg.check()
     work = bg._copy()

@@ -73,7 +73,9 @@ class ReactionNetwork:
         ``"mole_fraction"`` (ideal mixture, :math:`\mu = \mu^\circ + RT\ln x`).
     c_standard : :math:`c^\circ` (mol/m³), 1 (default) or 1000 (1 mol/L).
     chemostats : species held at a fixed chemical potential (ports of the PHS).
-    chemostat_mu : their potentials (J/mol), ``{species: value}``.
+    chemostat_mu : their potentials (J/mol), ``{species: value}``: where the reactions'
+        conductances are evaluated (the symbolic form's parameters ``chemostat_<C>``);
+        the run's inputs ``mu_<C>`` should equal them (docs/thermo-chemistry.md).
     flow_sources : species with an external flow input (mol/s) (ports of the PHS).
     """
 

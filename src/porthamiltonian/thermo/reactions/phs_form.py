@@ -19,15 +19,19 @@ its output :math:`y = -N_c v` is the flow *into* the network, mol/s) and the flo
 the flow sources (mol/s, an Sf each, columns :math:`E_f` of the identity; output the
 species' potential).  :math:`[[R, P], [P^T, S]] = [N_s; N_c]\Gamma[N_s; N_c]^T \succeq 0`.
 Power balance (W): :math:`\dot H = u^T y - \sum_r v_r(A^f_r - A^b_r)`, the dissipation
-being :math:`T` × the entropy production.  :math:`\Gamma` is evaluated with the
-chemostats at their stated potentials ``chemostat_mu``: the form is exact while the
-chemostat inputs are held there (what a chemostat is).
+being :math:`T` × the entropy production.  :math:`\Gamma` is exponential in the
+chemostats' potentials and the structure matrices may depend on the state only, so it is
+evaluated at the potentials the chemostats hold, ``chemostat_mu``: the form is exact
+while the inputs equal them (what a chemostat is).  The symbolic form keeps them as the
+parameters ``chemostat_<C>`` (:func:`held_name`); modulating a parameter with the same
+piecewise-constant signal as its input ``mu_<C>`` gives an exact time-varying chemostat.
 
 Two forms: :func:`symbolic_phs` (a :class:`~porthamiltonian.PHS`, small networks) and
 :func:`numeric_phs` (a :class:`ReactionFunctionPHS`: sparse NumPy functions and the
 analytic Jacobian, for large stiff networks with the discrete-gradient method).
-Irreversible reactions have no such form (their dissipation :math:`v(A^f - A^b)` has no
-sign): write them ``<=>`` with the products' :math:`\mu^\circ`.
+Irreversible reactions have no such form: mass action without a backward flux is the
+limit of an infinite affinity, and with finite potentials its dissipation
+:math:`v(A^f - A^b)` takes either sign (:func:`irreversible_message` gives the fixes).
 """
 
 from __future__ import annotations
