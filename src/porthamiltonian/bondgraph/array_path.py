@@ -50,8 +50,8 @@ from scipy.sparse.csgraph import connected_components, maximum_bipartite_matchin
 from ..naming import expand
 from ..phs import PHS
 from .elements import HamiltonianData
-from .graph import CHEMICAL, SWITCHED, BondGraph
-from .linear_map import LinearMap, explicit_phs, split
+from .graph import BondGraph
+from .linear_map import explicit_phs, split
 
 __all__ = ["numeric_phs", "MAX_LEVELS"]
 
@@ -61,8 +61,8 @@ MAX_LEVELS = 64
 
 # element codes
 _C, _I, _R, _SE, _SF, _TF, _GY, _J0, _J1 = range(9)
-_CODE = {"C": _C, "I": _I, "R": _R, "Se": _SE, "Sf": _SF, "TF": _TF, "GY": _GY,
-         "0": _J0, "1": _J1}
+_CODE = {"C": _C, "I": _I, "R": _R, "MR": _R, "Se": _SE, "MSe": _SE, "Sf": _SF,
+         "MSf": _SF, "TF": _TF, "MTF": _TF, "GY": _GY, "MGY": _GY, "0": _J0, "1": _J1}
 _KEY = {_C: "c", _I: "i", _R: "r", _TF: "ratio", _GY: "ratio"}
 _CANCEL = 1e-13
 
@@ -86,9 +86,8 @@ def numeric_phs(bg: BondGraph) -> PHS | None:
     if len(states) != n_states:  # cannot happen for a scalar graph; be safe
         return None
     inputs = [p for el in bg.sources() for p in expand(el.name, el.dim)]
-    lm = LinearMap(bg, states, [], inputs, Z, exact=False)
-    K, Au = lm.block("a", "a"), lm.block("a", "u")
-    Cz, D = lm.block("y", "a"), lm.block("y", "u")
+    ns = n_states  # Z: rows [ẋ; y], columns [z; u]
+    K, Au, Cz, D = Z[:ns, :ns], Z[:ns, ns:], Z[ns:, :ns], Z[ns:, ns:]
     storage = value[(code == _C) | (code == _I)]
     Q = sps.diags(1.0 / storage, format="csr") if storage.size else sps.csr_matrix((0, 0))
     return explicit_phs(bg, split(K, Au, Cz, D), HamiltonianData(None, Q), states, inputs)
@@ -97,27 +96,29 @@ def numeric_phs(bg: BondGraph) -> PHS | None:
 # ---------------------------------------------------------------------- the graph as arrays
 def _elements(bg: BondGraph) -> tuple[np.ndarray, np.ndarray]:
     """Each element's code and its parameter's value (``nan`` for junctions and sources)."""
-    missing = [k for k, v in bg.parameters.items() if v is None]
-    if missing:
-        raise _OutOfScope  # the general path names them
-    by_name = dict(bg.parameters)
+    if any(v is None for v in bg.parameters.values()):
+        raise _OutOfScope  # the general path names the parameters without values
+    elements = list(bg.elements.values())
+    n = len(elements)
+    # by type: chemical and switched elements have none (out of scope)
+    code = np.fromiter((_CODE.get(el.type, -1) for el in elements), np.int8, count=n)
+    if np.any(code < 0) or any(el.dim != 1 for el in elements):
+        raise _OutOfScope  # multi-bonds, switches, chemistry
+    value = np.full(n, np.nan)
     number: dict[int, float] = {}  # a ladder shares one parameter object: convert it once
-    code = np.empty(len(bg.elements), dtype=np.int8)
-    value = np.full(len(bg.elements), np.nan)
-    for i, el in enumerate(bg.elements.values()):
-        c = _CODE.get(el.kind)
-        if (c is None or el.dim != 1 or el.type in SWITCHED or el.type in CHEMICAL
-                or "hamiltonian" in el.params):
-            raise _OutOfScope  # multi-bonds, switches, chemistry, nonlinear storages
-        code[i] = c
-        key = _KEY.get(c)
-        if key is None:
-            continue
-        v = el.params.get(key)
+    with_law = np.flatnonzero((code <= _R) | (code == _TF) | (code == _GY)).tolist()
+    keys = [_KEY[c] for c in code[with_law].tolist()]
+    got = []
+    for i, key in zip(with_law, keys, strict=True):
+        p = elements[i].params
+        if "hamiltonian" in p:
+            raise _OutOfScope  # a nonlinear storage
+        v = p.get(key)
         x = number.get(id(v))
         if x is None:
-            x = number[id(v)] = _number(v, by_name)
-        value[i] = x
+            x = number[id(v)] = _number(v, bg.parameters)
+        got.append(x)
+    value[with_law] = got
     if np.any(np.isnan(value[code <= _R])) or np.any(value[code <= _I] == 0.0):
         raise _OutOfScope  # a missing or singular law: the general path names it
     return code, value

@@ -250,6 +250,47 @@ class _Same(Mapping[str, Domain]):
         return len(self._graph.bonds)
 
 
+class _StateInfos(Mapping[str, StateInfo]):
+    """State → :class:`StateInfo` of a graph whose bonds share one domain, each made on
+    look-up: a 10⁵-section ladder's 2·10⁵ of them made at once cost more than the rest
+    of its numeric model, and the garbage collector then scans them all."""
+
+    def __init__(self, bg: BondGraph, dom: Domain, keep: Sequence[str] | None) -> None:
+        states: list[str] = []
+        owners: list[str] = []
+        is_c: list[bool] = []
+        for el in bg.storages():
+            for s in ([el.state or el.name] if el.dim == 1 else el.states):
+                states.append(s)
+                owners.append(el.name)
+                is_c.append(el.kind == "C")
+        if keep is not None and list(keep) != states:
+            wanted = set(keep)
+            chosen = [i for i, s in enumerate(states) if s in wanted]
+            states = [states[i] for i in chosen]
+            owners = [owners[i] for i in chosen]
+            is_c = [is_c[i] for i in chosen]
+        self._states, self._owners, self._is_c, self._dom = states, owners, is_c, dom
+        self._at: dict[str, int] | None = None
+
+    def __getitem__(self, state: str) -> StateInfo:
+        if self._at is None:
+            self._at = {s: i for i, s in enumerate(self._states)}
+        i = self._at[state]
+        d = self._dom
+        q, e = (d.displacement, d.effort) if self._is_c[i] else (d.momentum, d.flow)
+        return StateInfo(self._owners[i], q, e, storage_coenergy_name(state, e.symbol))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._states)
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+
 # ---------------------------------------------------------------------- meaning
 def storage_coenergy_name(state: str, symbol: str) -> str:
     """The co-energy's name of a storage state: ``"L1"`` → ``"L1.i"``
@@ -293,15 +334,18 @@ def graph_quantities(bg: BondGraph, domains: BondDomains | None = None,
     :class:`~porthamiltonian.quantities.StateInfo` per storage state (restricted to
     ``states`` when given) and the quantity of every source input and output."""
     domains = domains or bond_domains(bg)
-    keep = None if states is None else set(states)
-    infos: dict[str, StateInfo] = {}
-    uniform = domains.uniform
-    for el in bg.storages():
-        dom = uniform or domains.of(el.name)
-        q, e = (dom.displacement, dom.effort) if el.kind == "C" else (dom.momentum, dom.flow)
-        for s in ([el.state or el.name] if el.dim == 1 else el.states):
-            if keep is None or s in keep:
-                infos[s] = StateInfo(el.name, q, e, storage_coenergy_name(s, e.symbol))
+    infos: Mapping[str, StateInfo]
+    if domains.uniform is not None:
+        infos = _StateInfos(bg, domains.uniform, states)
+    else:
+        keep = None if states is None else set(states)
+        infos = {}
+        for el in bg.storages():
+            dom = domains.of(el.name)
+            q, e = (dom.displacement, dom.effort) if el.kind == "C" else (dom.momentum, dom.flow)
+            for s in el.states:
+                if keep is None or s in keep:
+                    infos[s] = StateInfo(el.name, q, e, storage_coenergy_name(s, e.symbol))
     ports: dict[str, Quantity] = {}
     for el in bg.sources():
         uq, yq = source_quantities(el.kind, domains.of(el.name))
