@@ -81,3 +81,37 @@ def test_a_driven_chemostat_follows_the_closed_form_and_closes_the_balance():
     w1, w2 = np.sum(sup[:k4]), np.sum(sup[k4:])
     assert w1 == pytest.approx(500.0 * (res.x[k4, 0] - 0.3), rel=1e-10)
     assert w2 == pytest.approx(-800.0 * (res.x[-1, 0] - res.x[k4, 0]), rel=1e-10)
+
+
+CHEMOSTAT_FILE = """
+name: chemostat
+parameters: {RT: 2478.957, muB: -1000.0, k: 2.0, mu_X: 500.0}
+bondgraph:
+  elements:
+    - {name: X, type: Se}
+    - {name: jX, type: "0"}
+    - {name: B, type: Ce, mu0: muB, RT: RT}
+    - {name: jB, type: "0"}
+    - {name: r, type: Re, kappa: k, RT: RT}
+  bonds: [[X, jX], [jX, r], [r, jB], [jB, B]]
+simulate:
+  t_end: 30.0
+  dt: 0.1
+  method: discrete_gradient
+  initial: {B: 0.1}
+"""
+
+
+def test_a_model_file_chemostat_runs_at_its_held_potential_unless_told_otherwise(tmp_path):
+    from porthamiltonian.io import load_model, simulate_model
+
+    path = tmp_path / "chemostat.yaml"
+    path.write_text(CHEMOSTAT_FILE)
+    model = load_model(path)
+    # no input given: the chemostat holds mu_X, and the run reaches its equilibrium
+    res = simulate_model(model)
+    assert res.x[-1, 0] == pytest.approx(math.exp((500.0 - MU_B) / RT), rel=1e-10)
+    # an input given in the file wins over the held potential
+    path.write_text(CHEMOSTAT_FILE.replace("initial:", "inputs: {X: 500.0}\n  initial:"))
+    res = simulate_model(load_model(path))
+    assert res.x[-1, 0] == pytest.approx(math.exp((500.0 - MU_B) / RT), rel=1e-10)

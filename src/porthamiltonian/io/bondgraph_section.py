@@ -51,7 +51,8 @@ from .limits import current as current_limits
 from .schema import Checker, KeyPath, Section, label_of
 from .unit_checks import check_element_units
 
-__all__ = ["ELEMENT_KEYS", "STORAGE_TYPES", "SOURCE_TYPES", "check_bondgraph"]
+__all__ = ["ELEMENT_KEYS", "STORAGE_TYPES", "SOURCE_TYPES", "check_bondgraph",
+           "held_chemostat_inputs"]
 
 _COMMON = ("name", "type", "dim", "domain")
 
@@ -396,3 +397,21 @@ def _bonds(
         if ok:
             out.append({"from": ends[0], "to": ends[1], "name": bond_name, "line": ck.line(bpath)})
     return out
+
+
+def held_chemostat_inputs(model: Any) -> dict[str, float]:
+    """``{X: mu_X}`` (J/mol) for every chemostat of a chemical ``bondgraph`` model: an
+    ``Se`` named ``X`` in a graph with reactions (Re) and a declared numeric parameter
+    ``mu_X``, the potential at which the reactions' conductances are evaluated.  It is
+    the input a run uses when ``simulate: inputs:`` does not give it; another value makes
+    the flux differ from mass action (docs/bondgraphs-chemical.md, "Chemostats")."""
+    elements = model.section["elements"]
+    if not any(e["type"] == "Re" for e in elements):
+        return {}
+    held = {}
+    for e in elements:
+        name = e["name"]
+        value = model.parameters.get(f"mu_{name}")
+        if e["type"] == "Se" and e["dim"] == 1 and value is not None and value.is_number:
+            held[name] = float(value)
+    return held

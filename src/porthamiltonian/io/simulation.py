@@ -73,6 +73,10 @@ def simulation_arguments(model: Any, system: Any, *, t_end: float | None = None
         from .reactions_section import held_inputs
 
         inputs = {**held_inputs(model), **inputs}
+    elif model.kind == "bondgraph":  # and a chemical graph's chemostats theirs
+        from .bondgraph_section import held_chemostat_inputs
+
+        inputs = {**held_chemostat_inputs(model), **inputs}
     # the derivatives of inputs the model takes as inputs (a storage fixed by a source)
     try:
         inputs = with_input_derivatives(system, inputs)
