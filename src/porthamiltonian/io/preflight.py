@@ -115,16 +115,16 @@ def energy_warnings(system: Any, where: str) -> list[str]:
     """A warning when a quadratic H is not bounded below (``Q`` has a negative
     eigenvalue), naming the states along the most negative direction."""
     core = getattr(system, "core", system)
-    Q = getattr(core, "Q", None)
-    if Q is None:
-        return []
     try:
-        if hasattr(Q, "toarray"):
-            Qn = Q.toarray()
-        elif isinstance(Q, sp.MatrixBase):
-            Qn = np.array(Q.xreplace(core.parameter_values()).tolist(), dtype=float)
+        if getattr(core, "symbolic", False):
+            Qn = _symbolic_hessian(core)
+            if Qn is None:
+                return []
         else:
-            Qn = np.asarray(Q, dtype=float)
+            Q = getattr(core, "Q", None)
+            if Q is None:
+                return []
+            Qn = Q.toarray() if hasattr(Q, "toarray") else np.asarray(Q, dtype=float)
     except (TypeError, ValueError, AttributeError):
         return []  # symbolic parameters without values: nothing to judge
     if Qn.size == 0 or Qn.shape[0] > 2000:
@@ -137,6 +137,36 @@ def energy_warnings(system: Any, where: str) -> list[str]:
     along = ", ".join(states[k] for k in order if abs(vec[k, 0]) > 1e-3)
     return [f"{where}: the energy H is not bounded below (its Hessian has the eigenvalue "
             f"{lam[0]:.4g} along {along}): a negative storage value? the model may blow up"]
+
+
+def _symbolic_hessian(core: Any) -> np.ndarray | None:
+    """The constant Hessian :math:`Q` of a symbolic ``H`` with the parameter values,
+    ``None`` when ``H`` is not a polynomial of degree at most 2 in the states.
+
+    Read off the coefficients of ``H`` as a polynomial in the states — for
+    :math:`H = \\sum_{i \\le j} c_{ij} x_i x_j + \\dots` the Hessian is
+    :math:`Q_{ii} = 2 c_{ii}`, :math:`Q_{ij} = Q_{ji} = c_{ij}` — instead of
+    differentiating twice: for a mechanism in maximal coordinates (hundreds of states)
+    ``sympy.hessian`` takes seconds, the coefficients a fraction of one.
+    """
+    x = list(core.x)
+    H = core.hamiltonian
+    if not x or not H.is_polynomial(*x):
+        return None
+    poly = sp.Poly(H, *x)
+    if poly.total_degree() > 2:
+        return None
+    values = core.parameter_values()
+    Q = np.zeros((len(x), len(x)))
+    for monomial, coeff in poly.as_dict(native=False).items():
+        if sum(monomial) != 2:
+            continue
+        c = float(sp.sympify(coeff).xreplace(values))
+        i, j = (k for k, power in enumerate(monomial) for _ in range(power))
+        Q[i, j] += c if i != j else 2.0 * c
+        if i != j:
+            Q[j, i] += c
+    return Q
 
 
 def simulation_problems(model: Any, built: Any) -> list[str]:
