@@ -121,6 +121,7 @@ class BeamNumeric(NumericPHS):
         K0 = sps.hstack([sps.csr_array(Jx.constant) - R, sps.csr_array(Gx.constant) - P])
         K = AffineMatrix(K0, np.concatenate([Jr, Gr]), np.concatenate([Jc, Gc + n]),
                          np.concatenate([Jk, Gk]), np.concatenate([Jv, Gv]), n_states=n)
+        self._K_entries = K.entries
         rows, cols, d0, T = _pattern(K)
         indptr = np.searchsorted(rows, np.arange(n + 1))
         # where the G columns start in each row (the pattern is sorted row-major)
@@ -214,6 +215,13 @@ class BeamNumeric(NumericPHS):
         if self._S is not None:
             dissipated += float(u @ (self._S @ u))
         return float(u @ y), dissipated
+
+    def fused_midpoint(self, base: Any, problem: Any, options: Any) -> Any:
+        """The compiled midpoint step of this model (:mod:`.beam_step`), or ``None``
+        when it does not apply (see :meth:`.beam_step.FusedBeamMidpoint.create`)."""
+        from .beam_step import FusedBeamMidpoint
+
+        return FusedBeamMidpoint.create(base, self, problem, options)
 
     def power_balance(self, x: np.ndarray, u: Any = None) -> PowerBalance:
         """Stored, supplied and dissipated power at ``(x, u)``."""

@@ -69,6 +69,21 @@ class Midpoint(OneStepMethod):
         self._newton = SimplifiedNewton(newton_tol, max_newton)
         self._scaled: tuple[Any, Any] = (None, None)
 
+    @classmethod
+    def create(cls, problem: Any, options: Any) -> Any:
+        """The stepper.  A model may offer its own compiled midpoint step:
+        ``fused_midpoint(base, problem, options)`` on its compiled form returns a stepper
+        with the same step equations (``base``: this NumPy stepper, for the steps it
+        cannot take) or ``None``; it is asked unless ``engine="numpy"``, the input feeds
+        back the state or the structure is switched."""
+        base = super().create(problem, options)
+        dyn = problem.dynamics
+        fused = getattr(dyn.num, "fused_midpoint", None)
+        if (fused is None or options.engine == "numpy" or dyn.signal.feedback
+                or dyn.modulation is not None):
+            return base
+        return fused(base, problem, options) or base
+
     def lti_block(self) -> Callable[..., Any] | None:
         """The block stepper of :mod:`.lti` when the step equations are affine."""
         return (lambda *a: midpoint_block(self, *a)) if self.dyn.affine else None
