@@ -1,6 +1,8 @@
 """The compiled midpoint step of the beams (beam_step): banded LU with pivoting solves
 exactly, and the compiled steps are the NumPy midpoint steps — same states to round-off,
-same work at the hub, the energy balance exact — in blocks and one at a time."""
+same work at the hub, the energy balance exact — in blocks and one at a time.  Without
+Numba the same kernels run as Python functions (``use_fused``), so the facts are checked
+either way."""
 
 import numpy as np
 import pytest
@@ -12,10 +14,15 @@ from porthamiltonian.simulate.ode.midpoint import Midpoint
 from porthamiltonian.simulate.options import SimulationOptions
 from porthamiltonian.simulate.problem.problem import build_problem
 
-pytestmark = pytest.mark.skipif(not jit.enabled(), reason="the compiled step needs Numba")
-
 BEAM = (10.0, 1.2, 6e-4, 2.8e7, 1.4e4, 8.97e6)
 SPIN = {"omega_left": lambda t: float(spinup_rate(t))}
+
+
+@pytest.fixture
+def use_fused(monkeypatch):
+    """The fused step for every run, even short ones (and as Python without Numba)."""
+    monkeypatch.setenv("PORTHAMILTONIAN_JIT", "always")
+    monkeypatch.setattr(jit, "enabled", lambda: True)
 
 
 def test_banded_lu_with_row_interchanges_solves_a_banded_system():
@@ -55,8 +62,8 @@ def test_band_of_the_beam_step_matrix_does_not_grow_with_the_mesh():
     assert widths[0] == widths[1] and max(widths[0]) <= 20
 
 
-def test_compiled_spin_up_is_the_numpy_run_with_an_exact_energy_balance(monkeypatch):
-    monkeypatch.setenv("PORTHAMILTONIAN_JIT", "always")  # compile even this short run
+def test_compiled_spin_up_is_the_numpy_run_with_an_exact_energy_balance(monkeypatch,
+                                                                        use_fused):
     blocks = []
     block = beam_step.FusedBeamMidpoint.block
     monkeypatch.setattr(beam_step.FusedBeamMidpoint, "block",
@@ -77,8 +84,7 @@ def test_compiled_spin_up_is_the_numpy_run_with_an_exact_energy_balance(monkeypa
     assert 0.8 < fused.newton_iterations / plain.newton_iterations < 1.25
 
 
-def test_single_compiled_step_equals_the_numpy_step(monkeypatch):
-    monkeypatch.setenv("PORTHAMILTONIAN_JIT", "always")
+def test_single_compiled_step_equals_the_numpy_step(use_fused):
     beam = planar_beam(*BEAM, elements=3, degree=2, left="hub", right="port")
     n, m = beam.system.n_states, beam.system.n_inputs
     rng = np.random.default_rng(1)
@@ -102,6 +108,7 @@ def test_short_runs_stay_on_the_numpy_step_until_the_step_is_built(monkeypatch, 
     # engine="auto" does not pay the one-time compilation for a short run: a fresh cache
     # folder (no marker) gives the NumPy stepper, a marker the compiled one
     monkeypatch.setenv(jit.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(jit, "enabled", lambda: True)
     beam = planar_beam(*BEAM, elements=2, degree=2, left="hub")
     opts = SimulationOptions.build(None, dt=0.01)
     problem = build_problem(beam.system, (0, 1.0), None, SPIN, opts)

@@ -77,7 +77,8 @@ def marker() -> Path:
     """A file that exists once the step has been compiled on this machine for this
     version of it, of Numba and of Python (it is then in Numba's cache)."""
     text = Path(__file__).read_text(encoding="utf-8")
-    stamp = f"{text}{jit._numba().__version__}{sys.version_info[:2]}"
+    numba = jit._numba()
+    stamp = f"{text}{numba.__version__ if numba else None}{sys.version_info[:2]}"
     return jit.cache_dir() / f"beam-step-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}.ready"
 
 
@@ -164,7 +165,7 @@ class FusedBeamMidpoint:
         _block(*self._args(), np.zeros((1, n)), np.zeros((0, m)), 0.0, np.zeros((0, 3)))
         seconds = time.perf_counter() - start
         path = marker()
-        if not path.exists():
+        if hasattr(_block, "signatures") and not path.exists():  # compiled by Numba
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"compiled in {seconds:.1f} s\n", encoding="utf-8")
         self.compile_time = seconds
