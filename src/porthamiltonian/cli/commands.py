@@ -23,8 +23,9 @@ __all__ = ["Command", "COMMANDS", "METHOD_NAMES"]
 #: ``porthamiltonian.simulate.METHODS`` in its order, kept here so that the help needs no
 #: simulator (``tests/test_startup.py`` checks that they are the same)
 METHOD_NAMES: tuple[str, ...] = (
-    "auto", "midpoint", "discrete_gradient", "avf", "gauss1", "gauss2", "gauss3", "gauss4",
-    "gauss5", "gauss6", "rk4", "ida", "RK45", "DOP853", "Radau", "BDF", "LSODA", "RK23",
+    "auto", "midpoint", "discrete_gradient", "avf", "avf4", "avf6", "gauss1", "gauss2",
+    "gauss3", "gauss4", "gauss5", "gauss6", "rk4", "ida", "RK45", "DOP853", "Radau", "BDF",
+    "LSODA", "RK23",
 )
 
 
