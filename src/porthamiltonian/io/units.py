@@ -15,7 +15,8 @@ The text is split here by a regular expression; the unit part is then tokenized 
 digits, parentheses) before pint sees it, and pint only ever parses that unit text
 (:meth:`pint.UnitRegistry.parse_units`, its own tokenizer — nothing is evaluated as
 Python).  pint is imported, and its registry built (about half a second), only when a
-model actually contains a unit.
+model contains a unit pint has not read before on this machine: its answers are kept in
+``units-pint-VERSION.json`` in :func:`porthamiltonian.jit.cache_dir`.
 
 Dimensions
 ----------
@@ -32,10 +33,15 @@ resistance: Ω, N·s/m, ...), from :data:`porthamiltonian.quantities.DOMAINS`.
 
 from __future__ import annotations
 
+import contextlib
 import decimal
 import difflib
+import json
 import math
+import os
+import pathlib
 import re
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -182,6 +188,16 @@ def _registry() -> Any:
 def _parse_unit(unit: str) -> tuple[float, float, Dim]:
     """``(scale, offset, dim)`` with SI value = scale·x + offset (offset: °C, °F)."""
     _check_unit_syntax(unit)
+    known = _known_units().get(unit)
+    if known is not None:
+        return known
+    parsed = _parse_with_pint(unit)
+    _remember(unit, parsed)
+    return parsed
+
+
+def _parse_with_pint(unit: str) -> tuple[float, float, Dim]:
+    """:func:`_parse_unit` done by pint (its import and registry: about half a second)."""
     ureg = _registry()
     import pint
 
@@ -205,6 +221,64 @@ def _parse_unit(unit: str) -> tuple[float, float, Dim]:
     if not (math.isfinite(scale) and math.isfinite(offset)) or scale == 0:
         raise UnitError(f"the unit {unit!r} is out of range of double precision")
     return scale, offset, dim
+
+
+# -- units pint has read before -------------------------------------------------------
+# What pint makes of a unit text depends only on the text and on pint's version, so the
+# answers are kept in a small JSON file beside the compiled kernels
+# (:func:`porthamiltonian.jit.cache_dir`): a model file whose units were all read before
+# is checked without importing pint.  A file that cannot be read or written, or an entry
+# of the wrong shape, is ignored (pint is asked again).
+
+#: at most this many units are kept in the file
+MAX_KNOWN_UNITS = 2000
+
+
+def _units_file() -> pathlib.Path | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from ..jit import cache_dir
+
+    try:
+        return cache_dir() / f"units-pint-{version('pint')}.json"
+    except PackageNotFoundError:  # pint missing: the import in _registry says so
+        return None
+
+
+@lru_cache(maxsize=1)
+def _known_units() -> dict[str, tuple[float, float, Dim]]:
+    path = _units_file()
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8")) if path else {}
+    except (OSError, ValueError):
+        return {}
+    known: dict[str, tuple[float, float, Dim]] = {}
+    for unit, entry in (raw.items() if isinstance(raw, dict) else ()):
+        try:
+            scale, offset, powers = entry
+            dim = Dim(tuple((str(name), Fraction(exponent)) for name, exponent in powers))
+            known[str(unit)] = (float(scale), float(offset), dim)
+        except (TypeError, ValueError, ZeroDivisionError):
+            continue
+    return known
+
+
+def _remember(unit: str, parsed: tuple[float, float, Dim]) -> None:
+    known = _known_units()
+    path = _units_file()
+    if path is None or len(known) >= MAX_KNOWN_UNITS:
+        return
+    known[unit] = parsed
+    data = {u: [s, o, [[name, str(e)] for name, e in d.powers]] for u, (s, o, d) in known.items()}
+    try:  # a whole new file, renamed into place: a reader never sees half of one
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False,
+                                         encoding="utf-8") as fh:
+            json.dump(data, fh)
+        os.replace(fh.name, path)
+    except OSError:  # a read-only or full disk: the next run asks pint again
+        with contextlib.suppress(OSError, NameError):
+            os.unlink(fh.name)
 
 
 def convert(number: str | float, unit: str, text: str | None = None) -> Given:
