@@ -71,7 +71,7 @@ def test_compiled_spin_up_is_the_numpy_run_with_an_exact_energy_balance(monkeypa
     beam = planar_beam(*BEAM, elements=4, degree=2, left="hub", right="free")
     kw = dict(u=SPIN, dt=0.01, t_eval=np.arange(0.0, 3.0 + 1e-9, 0.05))
     fused = simulate(beam.system, (0, 3.0), **kw)
-    assert blocks  # the compiled blocks ran
+    assert blocks and fused.extra["engine"] == "numba"  # the compiled blocks ran
     plain = simulate(beam.system, (0, 3.0), engine="numpy", **kw)
     scale = np.max(np.abs(plain.x))
     assert np.max(np.abs(fused.x - plain.x)) <= 1e-11 * scale
@@ -112,8 +112,12 @@ def test_short_runs_stay_on_the_numpy_step_until_the_step_is_built(monkeypatch, 
     beam = planar_beam(*BEAM, elements=2, degree=2, left="hub")
     opts = SimulationOptions.build(None, dt=0.01)
     problem = build_problem(beam.system, (0, 1.0), None, SPIN, opts)
-    assert type(Midpoint.create(problem, opts)) is Midpoint
+    stepper = Midpoint.create(problem, opts)
+    assert type(stepper) is Midpoint and "precompile()" in stepper.engine_report["engine_reason"]
     beam_step.marker().write_text("built\n")
     assert isinstance(Midpoint.create(problem, opts), beam_step.FusedBeamMidpoint)
     numpy_opts = SimulationOptions.build(None, dt=0.01, engine="numpy")
     assert type(Midpoint.create(problem, numpy_opts)) is Midpoint
+    beam_step.marker().unlink()  # engine="compiled" compiles whether built or not
+    compiled_opts = SimulationOptions.build(None, dt=0.01, engine="compiled")
+    assert isinstance(Midpoint.create(problem, compiled_opts), beam_step.FusedBeamMidpoint)

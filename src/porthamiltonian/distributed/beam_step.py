@@ -147,6 +147,11 @@ class FusedBeamMidpoint:
         if options.engine == "auto" and not (jit.always() or marker().exists()):
             t0, t1 = problem.t_span
             if options.dt is None or (t1 - t0) / options.dt < AUTO_COMPILE_STEPS:
+                base.engine_report = {"engine": "numpy", "engine_reason": (
+                    "the compiled beam step is not built on this machine yet and the run "
+                    f"is short (fewer than {AUTO_COMPILE_STEPS} fixed steps); build it once "
+                    "with porthamiltonian.distributed.beam_step.precompile() or pass "
+                    "engine='compiled'")}
                 return None
         band = getattr(num, "_band", None)
         if band is None:  # the pattern is fixed: ordered once per model
@@ -169,6 +174,9 @@ class FusedBeamMidpoint:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"compiled in {seconds:.1f} s\n", encoding="utf-8")
         self.compile_time = seconds
+        #: what the result reports (``result.extra``)
+        self.engine_report = {"engine": "numba", "engine_path": "beam step (banded LU)",
+                              "compile_time": seconds}
         return seconds
 
     def _args(self) -> tuple[Any, ...]:

@@ -53,7 +53,9 @@ def run_ode(stepper: Any, problem: Any, options: Any, name: str) -> Any:
     dyn = problem.dynamics
     rec = Recorder(dyn, problem.states, problem.inputs, problem.outputs, name,
                    stream=options.stream)
-    stepper, engine = engine_for(stepper, problem, options)
+    engine = getattr(stepper, "engine_report", None)  # a model's own compiled step
+    if engine is None:
+        stepper, engine = engine_for(stepper, problem, options)
     with row_engine(options.engine):  # engine="numpy": no compiled row kernels either
         res = integrate(stepper, dyn, rec, problem.t_span, problem.x0, options,
                         t_eval=options.t_eval, breakpoints=problem.breakpoints,
