@@ -159,3 +159,16 @@ def test_the_checks_find_one_fault_in_a_large_graph_and_see_later_changes() -> N
     bg.add("lonely", "C", c="C")
     with pytest.raises(ModelError, match="'lonely' \\(C\\) has 0 bonds"):
         bg.check()
+
+
+def test_bond_ends_named_by_other_string_objects_are_found() -> None:
+    """``connect`` stores the element's own name object and the bond ends are found by
+    object identity; a bond appended to ``bonds`` directly, its ends spelled by new
+    string objects, is found by its text and gives the same model."""
+    from porthamiltonian.bondgraph import Bond
+
+    a, b = ladder_bondgraph(4), ladder_bondgraph(4)
+    b.bonds = [Bond("".join(list(x.tail)), "".join(list(x.head)), x.name) for x in b.bonds]
+    assert any(x.tail is not y.tail for x, y in zip(a.bonds, b.bonds, strict=True))
+    np.testing.assert_array_equal(a.bond_ends(), b.bond_ends())
+    assert_same(generate.to_phs(b, symbolic=False), generate.to_phs(a, symbolic=False))

@@ -42,7 +42,11 @@ element.
 
 Both paths — symbolic (SymPy coefficients, parameters as symbols, state-dependent
 entries for modulated elements) and numeric (floats, SciPy sparse, no SymPy) — run
-the same elimination, in time linear in the size of a ladder-like graph.
+the same elimination, in time linear in the size of a ladder-like graph.  A numeric
+graph of constant linear scalar elements with every storage in integral causality is
+assembled and eliminated as arrays instead (:mod:`.array_path`, same model to
+round-off, no Python object per bond variable); every other graph, and any graph that
+path declines, takes the one described here.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ reader's sake.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -210,7 +211,9 @@ class BondGraph:
         dims = {self.elements[tail].dim, self.elements[head].dim} - {1}
         t_el, h_el = self.elements[tail], self.elements[head]
         dim = max(t_el.dim, h_el.dim)
-        bond = Bond(tail, head, bname, dim, line)
+        # the element names themselves (the dict keys): look-ups by bond end then
+        # compare by identity, not by content (the checks make 10⁶ of them on a ladder)
+        bond = Bond(t_el.name, h_el.name, bname, dim, line)
         self.bonds.append(bond)
         self._bond_names.add(bname)
         if self._indexed == len(self.bonds) - 1:
@@ -536,11 +539,7 @@ class BondGraph:
             if (len(was_bonds) == len(bonds) and was_names == names
                     and all(map(operator.is_, was_bonds, bonds))):
                 return ends
-        at = {name: i for i, name in enumerate(names)}
-        n = len(bonds)
-        ends = np.empty((n, 2), dtype=np.int64)
-        ends[:, 0] = np.fromiter(map(at.__getitem__, map(_TAIL, bonds)), np.int64, count=n)
-        ends[:, 1] = np.fromiter(map(at.__getitem__, map(_HEAD, bonds)), np.int64, count=n)
+        ends = _positions(names, bonds).reshape(2, -1).T.copy()
         ends.flags.writeable = False
         self._ends = (names, list(bonds), ends)
         return ends
@@ -602,6 +601,33 @@ class _StateNames(Mapping[str, Any]):
 
 
 _TAIL, _HEAD = operator.attrgetter("tail"), operator.attrgetter("head")
+
+
+def _positions(names: list[str], bonds: list[Bond]) -> np.ndarray:
+    """The positions in ``names`` of the bonds' tails, then of their heads.
+
+    :meth:`BondGraph.connect` gives a bond the element's own name object, so most ends
+    are found by object identity — a sorted array of ``id``s, no hashing (a dictionary
+    of 5·10⁵ names and 10⁶ look-ups took most of a ladder's checks); the others (equal
+    text, another object) by a dictionary."""
+    n = len(bonds)
+    key = np.fromiter(map(id, names), np.int64, count=len(names))
+    order = np.argsort(key)
+    key = key[order]
+    want = np.fromiter(map(id, itertools.chain(map(_TAIL, bonds), map(_HEAD, bonds))),
+                       np.int64, count=2 * n)
+    if not len(key):
+        return np.zeros(2 * n, dtype=np.int64)
+    at = np.minimum(np.searchsorted(key, want), len(key) - 1)
+    out = order[at]
+    missed = np.flatnonzero(key[at] != want)
+    if missed.size:
+        index = {name: i for i, name in enumerate(names)}
+        out[missed] = [index[bonds[i].tail if i < n else bonds[i - n].head]
+                       for i in missed.tolist()]
+    return out
+
+
 #: element types whose bonds and laws :func:`_suspects` judges from arrays: one-ports
 #: 0–4, two-ports 5–6, junctions 7–8; the others are always looked at
 _CODE = {"C": 0, "I": 1, "R": 2, "MR": 2, "Se": 3, "MSe": 3, "Sf": 4, "MSf": 4, "TF": 5,
