@@ -172,3 +172,39 @@ def test_bond_ends_named_by_other_string_objects_are_found() -> None:
     assert any(x.tail is not y.tail for x, y in zip(a.bonds, b.bonds, strict=True))
     np.testing.assert_array_equal(a.bond_ends(), b.bond_ends())
     assert_same(generate.to_phs(b, symbolic=False), generate.to_phs(a, symbolic=False))
+
+
+def tf_chain(k: int) -> BondGraph:
+    """Se → 1 (I) → k TFs of ratio m → 0 (R, C): one TF of ratio mᵏ in effect."""
+    bg = BondGraph("tf-chain", parameters={"m": 1.01, "R": 2.0, "L": 0.1, "C": 0.5})
+    bg.add("u", "Se")
+    bg.add("a", "1")
+    bg.add("L1", "I", i="L")
+    bg.connect("u", "a")
+    bg.connect("a", "L1")
+    prev = "a"
+    for i in range(k):
+        bg.add(f"t{i}", "TF", ratio="m")
+        bg.connect(prev, f"t{i}")
+        prev = f"t{i}"
+    bg.add("z", "0")
+    bg.add("R1", "R", r="R")
+    bg.add("C1", "C", c="C")
+    for tail, head in ((prev, "z"), ("z", "R1"), ("z", "C1")):
+        bg.connect(tail, head)
+    return bg
+
+
+@pytest.mark.parametrize("k", [20, 100])
+def test_a_chain_of_transformers_is_one_transformer(k, monkeypatch) -> None:
+    """With M = mᵏ: ṗ = u − M v, q̇ = M i − v/R, so J = [[0, −M], [M, 0]] and
+    R = diag(0, 1/R).  Twenty TFs make 24 levels (the array path); a hundred make more
+    than MAX_LEVELS, and the general path gives the model."""
+    bg = tf_chain(k)
+    bg.check()
+    assert (numeric_phs(bg) is not None) == (k == 20)
+    sys = generate.to_phs(bg, symbolic=False)
+    M = 1.01 ** k
+    np.testing.assert_allclose(dense(sys.matrices()["J"]), [[0, -M], [M, 0]], rtol=1e-12)
+    np.testing.assert_allclose(dense(sys.matrices()["R"]), [[0, 0], [0, 0.5]], atol=1e-15)
+    assert_same(sys, general(tf_chain(k), monkeypatch))
