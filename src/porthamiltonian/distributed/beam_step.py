@@ -83,19 +83,27 @@ def marker() -> Path:
 
 
 def precompile() -> float:
-    """Compile the beam step now (once per machine; seconds) with a one-element beam;
-    returns the seconds it took (0 without Numba)."""
-    from .planar_beam import planar_beam
-
+    """Compile the beam step now (once per machine; seconds): a zero-step call with
+    arguments of the types every beam passes; returns the seconds it took (0 without
+    Numba)."""
     if not jit.enabled():
         return 0.0
-    num = planar_beam(1.0, 1.0, 1.0, 1.0, 1.0, 1.0, elements=1, left="hub").system.compile()
-    band = band_structure(num._jac_indptr, num._jac_indices, num.n)
+    i, f = np.zeros(3, dtype=np.int64), np.zeros(1)
+    return _warm_up((i, f, f, (i, i, i, i, i), (f, f), (1, 0, 0, 0), f, i,
+                     np.array([np.nan, 0.0, 1.0]), 1e-12, 20, np.zeros(2, dtype=np.int64)), 1, 0)
 
-    class _Base:  # the NumPy stepper is not needed for a zero-step call
-        newton_tol, max_newton, dyn = 1e-12, 20, None
 
-    return FusedBeamMidpoint(_Base(), num, band).warm_up()
+def _warm_up(args: tuple[Any, ...], n: int, m: int) -> float:
+    """Compile (or load from Numba's cache) the block kernel by a zero-step call with
+    ``args`` and mark it built on this machine; the seconds it took."""
+    start = time.perf_counter()
+    _block(*args, np.zeros((1, n)), np.zeros((0, m)), 0.0, np.zeros((0, 3)))
+    seconds = time.perf_counter() - start
+    path = marker()
+    if hasattr(_block, "signatures") and not path.exists():  # compiled by Numba
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"compiled in {seconds:.1f} s\n", encoding="utf-8")
+    return seconds
 
 
 class FusedBeamMidpoint:
@@ -165,14 +173,7 @@ class FusedBeamMidpoint:
     def warm_up(self) -> float:
         """Compile (or load from Numba's cache) the block kernel with a zero-step call and
         mark it built on this machine; returns the seconds it took."""
-        start = time.perf_counter()
-        n, m = self.num.n, self.num.m
-        _block(*self._args(), np.zeros((1, n)), np.zeros((0, m)), 0.0, np.zeros((0, 3)))
-        seconds = time.perf_counter() - start
-        path = marker()
-        if hasattr(_block, "signatures") and not path.exists():  # compiled by Numba
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(f"compiled in {seconds:.1f} s\n", encoding="utf-8")
+        seconds = _warm_up(self._args(), self.num.n, self.num.m)
         self.compile_time = seconds
         #: what the result reports (``result.extra``)
         self.engine_report = {"engine": "numba", "engine_path": "beam step (banded LU)",
