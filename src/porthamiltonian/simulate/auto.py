@@ -6,7 +6,10 @@ discrete gradient does (Gonzalez 1996; McLachlan, Quispel & Robidoux 1999).  So:
 
 - explicit PHS, :math:`H` quadratic (a linear model, or a polynomial of degree ≤ 2 in the
   state) → ``midpoint`` (and the LTI block loop when the model is LTI);
-- explicit PHS, any other :math:`H` → ``discrete_gradient``;
+- explicit PHS, any other :math:`H` → ``discrete_gradient``; for a separable :math:`H`
+  (:class:`~porthamiltonian.functional.SeparablePHS`) → ``avf``, whose discrete gradient
+  is then exact state by state and runs as compiled sparse steps
+  (:mod:`.kernels.separable`);
 - descriptor PHS: the same choice between the DAE midpoint and discrete-gradient steps
   (a mechanism's energy — kinetic quadratic in the momenta, gravity linear in the
   positions, springs quadratic — takes the midpoint step).
@@ -19,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .method import Method
-from .ode.discrete_gradient import DiscreteGradient, hamiltonian_degree
+from .ode.discrete_gradient import AVF, DiscreteGradient, hamiltonian_degree
 from .ode.midpoint import Midpoint
 
 __all__ = ["Auto", "choose"]
@@ -46,6 +49,11 @@ def choose(problem: Any) -> tuple[type[Method], str]:
     if _quadratic(problem):
         return Midpoint, (f"{kind} system with quadratic H: the midpoint rule balances "
                           "energy exactly")
+    from ..functional import SeparablePHS
+
+    if isinstance(problem.system, SeparablePHS) and not problem.system.state_dependent:
+        return AVF, ("separable H: the AVF discrete gradient balances energy exactly, state "
+                     "by state (compiled sparse steps)")
     return DiscreteGradient, (f"{kind} system with non-quadratic H: the discrete gradient "
                               "balances energy exactly")
 

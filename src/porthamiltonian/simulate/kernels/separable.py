@@ -34,6 +34,10 @@ __all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
 
 #: a converged Newton iteration that took this many iterations asks for new factors
 SLOW_AFTER = 6
+#: the Neumann series replaces the LU factors up to this θ = |γh|‖J−R‖ max h''/2
+NEUMANN_UP_TO = 0.25
+#: increments of past steps kept per substep for Newton's first guess (their polynomial)
+HISTORY = 7
 #: iterations with frozen factors before a step counts as failed
 FROZEN_ITERATIONS = 12
 _WARMED: set[Any] = set()
@@ -140,14 +144,20 @@ class SeparableStepper:
                      *_csr(sps.csr_matrix(mats["G"]) + sps.csr_matrix(mats["P"]), (n, m)),
                      *_csr(mats["P"], (n, m)),
                      _dense(sps.csr_matrix(mats["M"]) + sps.csr_matrix(mats["S"]), m),
-                     _dense(mats["S"], m))
+                     _dense(mats["S"], m), *_diagonals(JR))
         self.tol, self.max_iter = float(base.newton_tol), FROZEN_ITERATIONS
         self.counts = np.zeros(2, dtype=np.int64)
         self.fac: tuple | None = None
         self.fac_h = math.nan  # step size of the factors
-        self.fresh = False  # the factors were made at the state the next step starts from
-        self.hist = np.zeros((2, self.gam.size, n))
-        self.hstate = np.zeros(1, dtype=np.int64)
+        #: per factor: made at the state the next step starts from
+        self.fresh = np.zeros(self.sizes.size, dtype=bool)
+        self._symmetric = False
+        #: per substep: Neumann terms of the step matrix's inverse, 0 = the LU factors
+        self.terms = np.zeros(self.gam.size, dtype=np.int64)
+        self._lu_only = np.zeros(self.sizes.size, dtype=bool)  # Neumann failed there
+        self._jr_norm = float(abs(self._jr).sum(axis=1).max()) if n else 0.0
+        self.hist = np.zeros((HISTORY, self.gam.size, n))
+        self.hstate = np.zeros(2, dtype=np.int64)  # rows known, newest row
         self._end: tuple[float, np.ndarray] | None = None  # (h, state) the history ends at
         self._entries: dict[Any, Any] = {}
         self.factorizations = 0
@@ -175,7 +185,7 @@ class SeparableStepper:
         self._factor(x, 1.0)
         X = np.zeros((1, n))
         self._call(self._st.block, self.laws.fns, self.kind, X, np.zeros((0, s, m)), 1.0,
-                   self.gam, self.which, self.lay, self.mats, self.fac, self.tol,
+                   self.gam, self.which, self.terms, self.lay, self.mats, self.fac, self.tol,
                    self.max_iter, SLOW_AFTER, np.zeros((0, 3)), self.counts, self.hist,
                    self.hstate)
         self.points(np.zeros((0, n)), np.zeros((0, m)))
@@ -189,26 +199,90 @@ class SeparableStepper:
                 marker.write_text("compiled\n", encoding="utf-8")
 
     # -- factors --------------------------------------------------------------------------
-    def _factor(self, x: np.ndarray, h: float) -> None:
-        """Factor :math:`I - \\tfrac{\\gamma h}{2}(J-R)\\,\\mathrm{diag}(h''(x))` for each
-        distinct substep size and pack the factors for :func:`.sparse_steps.lu_solve`."""
+    def _pattern(self) -> None:
+        r"""The pattern of :math:`I - a(J-R)\,\mathrm{diag}(c)` (CSC, sorted, constant)
+        with the identity's and J − R's values and the column of each entry: a step
+        matrix is then one vector expression, no sparse product."""
+        n = self.dyn.n
+        pat = sps.csc_matrix(sps.identity(n) + abs(self._jr))  # |·|: no cancellation
+        pat.sort_indices()
+        rows = pat.indices
+        cols = np.repeat(np.arange(n), np.diff(pat.indptr))
+        self._pat, self._pat_cols = pat, cols
+        self._pat_eye = (rows == cols).astype(float)
+        self._pat_jr = np.asarray(sps.csr_matrix(self._jr)[rows, cols], dtype=float).ravel()
+
+    def _factor(self, x: np.ndarray, h: float, only: int | None = None) -> None:
+        r"""Factor :math:`I - \tfrac{\gamma h}{2}(J-R)\,\mathrm{diag}(h''(x))` for each
+        distinct substep size (or only the size ``only``) and store the factors in the
+        arrays :func:`.sparse_steps.lu_solve` takes."""
+        import scipy.sparse.linalg as spla
+
         from ..._matrices import sparse_lu
 
+        if not hasattr(self, "_pat"):
+            self._pattern()
         n = self.dyn.n
         curv = np.asarray(self.system.curvature(x), dtype=float)
-        scaled = self._jr @ sps.diags(curv)
-        parts = []
-        for g in self.sizes:
-            A = sps.identity(n, format="csc") - (0.5 * g * h) * scaled
-            lu = sparse_lu(sps.csc_matrix(A))
-            L, U = sps.csc_matrix(lu.L), sps.csc_matrix(lu.U)
-            ld, ud = L.diagonal(), U.diagonal()
-            Ls, Us = sps.csc_matrix(sps.tril(L, -1)), sps.csc_matrix(sps.triu(U, 1))
-            parts.append((Ls, 1.0 / ld, Us, 1.0 / ud, lu.perm_r, lu.perm_c))
-        self.fac = _pack(parts, n)
+        eye, jr = self._pat_eye, self._pat_jr * curv[self._pat_cols]
+        A = self._pat.copy()
+        sizes = range(self.sizes.size) if only is None or self.fac is None else [only]
+        for f in sizes:
+            values = eye - (0.5 * self.sizes[f] * h) * jr
+            A.data[:] = values
+            if self._symmetric:
+                try:
+                    lu = spla.splu(A, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
+                                   options={"SymmetricMode": True})
+                except RuntimeError:  # a zero pivot on the diagonal: partial pivoting
+                    lu = spla.splu(A)
+            else:
+                # the library's choice, kept when it is the diagonal-pivot ordering
+                lu = sparse_lu(A)
+                self._symmetric = bool(n >= 200 and np.array_equal(lu.perm_r, lu.perm_c))
+            self._store(f, lu)
+            self.fresh[f] = True
         self.fac_h = h
-        self.fresh = True
         self.factorizations += 1
+
+    def _store(self, f: int, lu: Any) -> None:
+        """Split factor ``f``'s L and U into strictly triangular CSR arrays and inverted
+        diagonals, into row ``f`` of the packed arrays (grown when needed)."""
+        n = self.dyn.n
+        parts = []
+        for T in (lu.L, lu.U):
+            T = sps.csr_matrix(T)
+            rows = np.repeat(np.arange(n), np.diff(T.indptr))
+            diag = T.indices == rows
+            inv = np.empty(n)
+            inv[rows[diag]] = 1.0 / T.data[diag]
+            keep = ~diag
+            ptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=n))])
+            parts.append((ptr, T.indices[keep], T.data[keep], inv))
+        need = max(1, parts[0][1].size, parts[1][1].size)
+        if self.fac is None or self.fac[1].shape[1] < need:
+            self._allocate(need)
+        lp, li, lv, ld, up, ui, uv, ud, ipr, pc = self.fac
+        for (ptr, cols, vals, inv), (P, I, V, D) in zip(parts, ((lp, li, lv, ld),
+                                                                (up, ui, uv, ud)), strict=True):
+            P[f], D[f] = ptr, inv
+            I[f, :cols.size], V[f, :cols.size] = cols, vals
+        ipr[f, lu.perm_r] = np.arange(n)
+        pc[f] = lu.perm_c
+
+    def _allocate(self, nnz: int) -> None:
+        """Packed factor arrays for all sizes with room for ``nnz`` off-diagonal entries
+        (the factors made so far are kept)."""
+        f, n = self.sizes.size, self.dyn.n
+        nnz = int(1.25 * nnz) + 16
+        new = (np.zeros((f, n + 1), np.int64), np.zeros((f, nnz), np.int64),
+               np.zeros((f, nnz)), np.zeros((f, n)), np.zeros((f, n + 1), np.int64),
+               np.zeros((f, nnz), np.int64), np.zeros((f, nnz)), np.zeros((f, n)),
+               np.zeros((f, n), np.int64), np.zeros((f, n), np.int64))
+        if self.fac is not None:
+            for a, b in zip(new, self.fac, strict=True):
+                a[:, : b.shape[1]] = b[:, : a.shape[1]]
+        self.fac = new
 
     # -- the loop's interface ---------------------------------------------------------------
     def lti_block(self) -> Any:
@@ -226,6 +300,24 @@ class SeparableStepper:
                     U[k, i] = self.dyn.signal(float(starts[k] + mid[i] * h), x)
         return U
 
+    def _choose_solvers(self, x: np.ndarray, h: float) -> None:
+        r"""Per substep: the Neumann series of the step matrix when
+        :math:`\theta = |\gamma_i h|\,\|J-R\|_\infty\max|h''(x)|/2 \le` 0.25, with
+        the fewest terms K making :math:`\theta^{K+1} \le 10^{-3}` (the contraction of
+        the iteration), else the sparse LU factors (stiff steps)."""
+        c = float(np.max(np.abs(self.system.curvature(x)), initial=0.0))
+        for i, g in enumerate(self.gam):
+            theta = abs(g * h) * self._jr_norm * 0.5 * c
+            if self._lu_only[self.which[i]] or not theta <= NEUMANN_UP_TO:
+                self.terms[i] = 0
+            else:
+                self.terms[i] = max(1, int(np.ceil(np.log(1e-3) / np.log(max(theta, 1e-9)))) - 1)
+
+    def _use_lu(self, f: int) -> None:
+        """Substeps of size ``f`` use the LU factors from now on."""
+        self._lu_only[f] = True
+        self.terms[self.which == f] = 0
+
     def _continue_from(self, x: np.ndarray, h: float) -> None:
         """Keep the Newton history only when the run goes on from its last state with
         the same step; refactor when the step size changed."""
@@ -233,6 +325,7 @@ class SeparableStepper:
             self.hstate[0] = 0
         if self.fac is None or self.fac_h != h:
             self._factor(x, h)
+        self._choose_solvers(x, h)
 
     def block(self, dyn: Dynamics, x: np.ndarray, times: np.ndarray,
               h: float) -> tuple[np.ndarray, np.ndarray]:
@@ -248,17 +341,22 @@ class SeparableStepper:
         self._continue_from(X[0], h)
         k = 0
         while k < K:
-            done, status = self._call(
+            done, status, sub = self._call(
                 st.block, self.laws.fns, self.kind, X[k:], U[k:], float(h), self.gam,
-                self.which, self.lay, self.mats, self.fac, self.tol, self.max_iter,
-                SLOW_AFTER, W[k:], self.counts, self.hist, self.hstate)
+                self.which, self.terms, self.lay, self.mats, self.fac, self.tol,
+                self.max_iter, SLOW_AFTER, W[k:], self.counts, self.hist, self.hstate)
             if done:
-                self.fresh = False
+                self.fresh[:] = False
             k += int(done)
             if status == st.OK:
                 break
-            if status == st.REFACTOR or not self.fresh:
-                self._factor(X[k], h)
+            f = int(self.which[sub])
+            if np.any(self.terms[self.which == f]):  # Neumann was slow or failed: LU
+                self._use_lu(f)
+                self._factor(X[k], h, only=f)
+                continue
+            if status == st.REFACTOR or not self.fresh[f]:
+                self._factor(X[k], h, only=f)  # the slow substep's factor only
                 continue
             try:  # fresh factors did not do: the NumPy step, halved while Newton fails
                 x_new, info = advance(self.base, float(times[k]), X[k], h,
@@ -281,22 +379,26 @@ class SeparableStepper:
         self.hstate[0] = 0
         if self.fac is None or self.fac_h != h:
             self._factor(x, h)
+        self._choose_solvers(x, h)
         X = np.empty((2, x.size))
         X[0] = x
         W = np.zeros((1, 3))
         U = self._inputs(np.array([t]), h, x)
         before = self.counts.copy()
-        for _ in range(2):
-            done, status = self._call(
+        for _ in range(self.sizes.size + 1):
+            done, status, sub = self._call(
                 st.block, self.laws.fns, self.kind, X, U, float(h), self.gam, self.which,
-                self.lay, self.mats, self.fac, self.tol, self.max_iter, SLOW_AFTER, W,
-                self.counts, self.hist, self.hstate)
+                self.terms, self.lay, self.mats, self.fac, self.tol, self.max_iter,
+                SLOW_AFTER, W, self.counts, self.hist, self.hstate)
             if done:
                 break
-            if self.fresh:
+            f = int(self.which[sub])
+            if np.any(self.terms[self.which == f]):
+                self._use_lu(f)
+            elif self.fresh[f]:
                 raise NewtonFailure(f"no convergence of the compiled {self.name} step")
-            self._factor(x, h)
-        self.fresh = False
+            self._factor(x, h, only=f)
+        self.fresh[:] = False
         it, nf = (int(v) for v in self.counts - before)
         sup, dis, res = W[0]
         return X[1].copy(), StepInfo(sup, dis, res + sup - dis, it, nf)
@@ -311,6 +413,20 @@ class SeparableStepper:
                    np.ascontiguousarray(U, dtype=float).reshape(K, m), self.lay, self.mats,
                    Y, H, stored, supplied, dissipated)
         return Y, H, stored, supplied, dissipated
+
+
+def _diagonals(A: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(offsets, values)`` of A by diagonals when they hold it compactly (at most 32
+    diagonals, 4× its nonzeros: a contiguous loop over a padded diagonal still beats the
+    CSR gathers), else empty arrays (the CSR product runs)."""
+    A = sps.coo_matrix(A)
+    n = A.shape[0]
+    offsets = np.unique(A.col - A.row)
+    if A.nnz == 0 or offsets.size > 32 or offsets.size * n > 4 * A.nnz:
+        return np.zeros(0, np.int64), np.zeros((0, n))
+    data = np.zeros((offsets.size, n))
+    data[np.searchsorted(offsets, A.col - A.row), A.row] = A.data
+    return offsets.astype(np.int64), data
 
 
 def _dense(A: Any, m: int) -> np.ndarray:

@@ -75,27 +75,40 @@ def csr_t_add(ptr: np.ndarray, idx: np.ndarray, val: np.ndarray, v: np.ndarray,
 
 @njit
 def lu_solve(fac: tuple, f: int, b: np.ndarray, y: np.ndarray) -> None:
-    """b ← A⁻¹ b with factor ``f`` of ``fac`` = (L ptr, L rows, L values, 1/diag L, U ptr,
-    U rows, U values, 1/diag U, perm_r, perm_c), one row per factor; L, U strictly
-    triangular CSC (their diagonals apart): y[perm_r] = b, L U y' = y, b = y'[perm_c]."""
-    lp, li, lv, ld, up, ui, uv, ud, pr, pc = fac
+    """b ← A⁻¹ b with factor ``f`` of ``fac`` = (L ptr, L columns, L values, 1/diag L,
+    U ptr, U columns, U values, 1/diag U, inverse perm_r, perm_c), one row per factor;
+    L, U strictly triangular in CSR (their diagonals apart).  With P_r A P_c = LU:
+    y = P_r b (y[i] = b[iperm_r[i]]), L U y' = y by rows (gathers, no scatter), b =
+    y'[perm_c]."""
+    lp, li, lv, ld, up, ui, uv, ud, ipr, pc = fac
+    lpf, lif, lvf, ldf = lp[f], li[f], lv[f], ld[f]
+    upf, uif, uvf, udf = up[f], ui[f], uv[f], ud[f]
+    iprf, pcf = ipr[f], pc[f]
     n = b.size
-    for j in range(n):
-        y[pr[f, j]] = b[j]
-    for j in range(n):
-        yj = y[j] * ld[f, j]
-        y[j] = yj
-        if yj != 0.0:
-            for q in range(lp[f, j], lp[f, j + 1]):
-                y[li[f, q]] -= lv[f, q] * yj
-    for j in range(n - 1, -1, -1):
-        yj = y[j] * ud[f, j]
-        y[j] = yj
-        if yj != 0.0:
-            for q in range(up[f, j], up[f, j + 1]):
-                y[ui[f, q]] -= uv[f, q] * yj
     for i in range(n):
-        b[i] = y[pc[f, i]]
+        acc = b[iprf[i]]
+        for q in range(lpf[i], lpf[i + 1]):
+            acc -= lvf[q] * y[lif[q]]
+        y[i] = acc * ldf[i]
+    for i in range(n - 1, -1, -1):
+        acc = y[i]
+        for q in range(upf[i], upf[i + 1]):
+            acc -= uvf[q] * y[uif[q]]
+        y[i] = acc * udf[i]
+    for i in range(n):
+        b[i] = y[pcf[i]]
+
+
+@njit
+def dia_add(off: np.ndarray, data: np.ndarray, v: np.ndarray, out: np.ndarray) -> None:
+    """out += A v, A by diagonals: data[d, i] = A[i, i + off[d]] (contiguous loops: a
+    chain's or a ladder's structure has a handful of diagonals)."""
+    n = out.size
+    for d in range(off.size):
+        o = off[d]
+        row = data[d]
+        for i in range(max(0, -o), min(n, n - o)):
+            out[i] += row[i] * v[i + o]
 
 
 @njit
@@ -116,7 +129,10 @@ def effort(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, lay: tuple,
 def field(mats: tuple, z: np.ndarray, u: np.ndarray, f: np.ndarray) -> None:
     """f = (J − R) z + (G − P) u."""
     f[:] = 0.0
-    csr_add(mats[0], mats[1], mats[2], z, 1.0, f)
+    if mats[17].size:
+        dia_add(mats[17], mats[18], z, f)
+    else:
+        csr_add(mats[0], mats[1], mats[2], z, 1.0, f)
     if u.size:
         csr_add(mats[3], mats[4], mats[5], u, 1.0, f)
 
@@ -133,13 +149,34 @@ def residual(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, hs: float, u: 
 
 
 @njit
+def neumann(mats: tuple, hs: float, dvec: np.ndarray, terms: int, r: np.ndarray,
+            t: np.ndarray, f: np.ndarray) -> None:
+    r"""r ← :math:`\sum_{j=0}^{K}(h_sM)^j r` with :math:`M = (J-R)\,\mathrm{diag}(d)`:
+    the inverse of the step matrix :math:`I - h_sM` to :math:`O(\|h_sM\|^{K+1})`.  For
+    a non-stiff step (:math:`\|h_sM\| \lesssim 0.3`) a few sparse products cost less
+    than the two triangular solves, which are a chain of dependent operations; and
+    :math:`d = h''/2` is taken at the substep's start, never stale."""
+    t[:] = r
+    for _ in range(terms):
+        for i in range(t.size):
+            t[i] *= dvec[i]
+        field(mats, t, np.zeros(0), f)
+        for i in range(t.size):
+            t[i] = hs * f[i]
+            r[i] += t[i]
+
+
+@njit
 def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, hs: float, u: np.ndarray,
-           lay: tuple, mats: tuple, fac: tuple, which: int, tol: float, max_iter: int,
-           counts: np.ndarray, r: np.ndarray, z: np.ndarray, f: np.ndarray, xm: np.ndarray,
-           y: np.ndarray) -> int:
-    """Simplified Newton on F(w) = 0 in place from the guess ``w`` with factor ``which``;
-    the iterations it took, or −1 when it fails.  The test of :mod:`..linalg.newton`:
-    down to the round-off floor, then the residual must be small."""
+           lay: tuple, mats: tuple, fac: tuple, which: int, terms: int, dvec: np.ndarray,
+           tol: float, max_iter: int, counts: np.ndarray, r: np.ndarray, z: np.ndarray,
+           f: np.ndarray, xm: np.ndarray, y: np.ndarray) -> int:
+    """Simplified Newton on F(w) = 0 in place from the guess ``w`` with factor ``which``
+    (``terms`` = 0) or with ``terms`` terms of the Neumann series of the step matrix
+    (:func:`neumann`); the iterations it took, or −1 when it fails.  The test of
+    :mod:`..linalg.newton`:
+    down to the round-off floor, then the residual must be small (it leaves the effort
+    at the solution in ``z``)."""
     scale = max_abs(x)
     prev = np.inf
     for k in range(1, max_iter + 1):
@@ -147,18 +184,29 @@ def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, hs: float, u: np
         counts[1] += 1
         if not math.isfinite(max_abs(r)):
             return -1
-        lu_solve(fac, which, r, y)
+        if terms:
+            neumann(mats, hs, dvec, terms, r, y, f)
+        else:
+            lu_solve(fac, which, r, y)
+        size, top = 0.0, 0.0
         for i in range(w.size):
             w[i] -= r[i]
+            a, b = abs(r[i]), abs(w[i])
+            if not (a <= size):
+                size = a
+            if b > top:
+                top = b
         counts[0] += 1
-        size = max_abs(r)
-        bound = scale + max_abs(w) + _TINY
+        bound = scale + top + _TINY
         if not math.isfinite(size):
             return -1
+        # at the round-off floor or stagnating.  Not earlier: stopping when the predicted
+        # rest ρ/(1 − ρ)·size of the iteration is below the floor saves a solve, but the
+        # rest has one sign step after step and H then drifts (1e-12 in 10⁴ avf6 steps)
         if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
             residual(fns, kind, x, w, hs, u, lay, mats, r, z, f, xm)
             counts[1] += 1
-            if max_abs(r) <= tol * (0.1 * max_abs(w) + 1e-3 * bound):
+            if max_abs(r) <= tol * (0.1 * top + 1e-3 * bound):
                 return k
         if k > 3 and size > prev:
             return -1
@@ -197,36 +245,57 @@ def port_powers(mats: tuple, z: np.ndarray, u: np.ndarray, y: np.ndarray,
 
 
 @njit
+def extrapolation(depth: int) -> np.ndarray:
+    """Row p − 1: the weights of the last p values (newest first) in the polynomial
+    extrapolation of degree p − 1 one step on, (−1)^(j) C(p, j+1) (error O(hᵖ))."""
+    coef = np.zeros((depth, depth))
+    for p in range(1, depth + 1):
+        c = 1.0
+        for j in range(p):
+            c = c * (p - j) / (j + 1)  # C(p, j + 1)
+            coef[p - 1, j] = c if j % 2 == 0 else -c
+    return coef
+
+
+@njit
 def block(fns: tuple, kind: int, X: np.ndarray, U: np.ndarray, h: float, gam: np.ndarray,
-          which: np.ndarray, lay: tuple, mats: tuple, fac: tuple, tol: float, max_iter: int,
-          slow_after: int, W: np.ndarray, counts: np.ndarray, hist: np.ndarray,
-          hstate: np.ndarray) -> tuple:
+          which: np.ndarray, terms: np.ndarray, lay: tuple, mats: tuple, fac: tuple,
+          tol: float, max_iter: int, slow_after: int, W: np.ndarray, counts: np.ndarray,
+          hist: np.ndarray, hstate: np.ndarray) -> tuple:
     """Steps of size h from X[0] (substeps γ_i h with inputs U[k, i]) into the rows of X
     and W (supplied, dissipated, residual per step, J).  Newton starts from the
-    increments of the same substep in the last two steps, extrapolated (``hist``, with
-    ``hstate[0]`` of them known), else from the explicit midpoint predictor.  Returns
-    (steps done, status): ``REFACTOR`` after a step whose Newton was slow, ``FAILED``
-    when step ``done`` could not be solved with the current factors."""
+    increments of the same substep in the last steps, extrapolated (``hist``, a ring of
+    ``hstate[0]`` known rows, the newest at ``hstate[1]``: the polynomial through them,
+    error O(h^(known+2)) in the state), else from the explicit midpoint predictor.
+    Returns (steps done, status, substep): status
+    ``REFACTOR`` after a step whose Newton was slow in that substep, ``FAILED`` when
+    that substep of step ``done`` could not be solved with the current factors."""
     avf, grad, energies, curv = fns
     idx, starts, par = lay
     K, n, s = U.shape[0], X.shape[1], gam.size
+    depth = hist.shape[0]
+    coef = extrapolation(depth)
     r, z, f, xm, y = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     e0, e1, xc, w, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    dvec = np.empty(n)
     yout = np.empty(U.shape[2])
     new = np.empty((s, n))
     for k in range(K):
         xc[:] = X[k]
         energies(xc, idx, starts, par, e0)
         sup = dis = res = 0.0
-        slow = False
+        slow = -1
         for i in range(s):
             hs = gam[i] * h
             u = U[k, i]
-            if hstate[0] >= 2:
-                for q in range(n):
-                    w[q] = 2.0 * hist[0, i, q] - hist[1, i, q]
-            elif hstate[0] == 1:
-                w[:] = hist[0, i]
+            known = hstate[0]
+            if known > 0:  # the polynomial through the last `known` increments
+                w[:] = 0.0
+                for j in range(known):
+                    c = coef[known - 1, j]
+                    row = hist[(hstate[1] - j) % depth, i]
+                    for q in range(n):
+                        w[q] += c * row[q]
             else:  # h f(x + (h/2) f(x)): error O(h³)
                 grad(xc, idx, starts, par, z)
                 field(mats, z, u, f)
@@ -236,31 +305,36 @@ def block(fns: tuple, kind: int, X: np.ndarray, U: np.ndarray, h: float, gam: np
                 field(mats, z, u, f)
                 for q in range(n):
                     w[q] = hs * f[q]
-            it = newton(fns, kind, xc, w, hs, u, lay, mats, fac, which[i], tol, max_iter,
-                        counts, r, z, f, xm, y)
+            if terms[i]:  # the Neumann series' d = h''/2 at the substep's start
+                curv(xc, idx, starts, par, dvec)
+                for q in range(n):
+                    dvec[q] *= 0.5
+            it = newton(fns, kind, xc, w, hs, u, lay, mats, fac, which[i], terms[i], dvec,
+                        tol, max_iter, counts, r, z, f, xm, y)
             if it < 0:
-                return k, FAILED
-            slow = slow or it >= slow_after
+                return k, FAILED, i
+            if it >= slow_after and slow < 0:
+                slow = i
             pin, pd = port_powers(mats, z, u, yout, tmp)  # z: the effort at the solution
+            dh = 0.0
             for q in range(n):
                 xc[q] += w[q]
             energies(xc, idx, starts, par, e1)
-            dh = 0.0
             for q in range(n):
                 dh += e1[q] - e0[q]
-            e0[:] = e1
+                e0[q] = e1[q]
             sup += hs * pin
             dis += hs * pd
             res += dh - hs * (pin - pd)
             new[i] = w
         X[k + 1] = xc
         W[k, 0], W[k, 1], W[k, 2] = sup, dis, res
-        hist[1] = hist[0]
-        hist[0] = new
-        hstate[0] = min(hstate[0] + 1, 2)
-        if slow:
-            return k + 1, REFACTOR
-    return K, OK
+        hstate[1] = (hstate[1] + 1) % depth
+        hist[hstate[1]] = new
+        hstate[0] = min(hstate[0] + 1, depth)
+        if slow >= 0:
+            return k + 1, REFACTOR, slow
+    return K, OK, 0
 
 
 @njit
