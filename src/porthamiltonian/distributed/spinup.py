@@ -18,6 +18,7 @@ EA = 2.8e7 N, EI = 1.4e4 N·m², ρA = 1.2 kg/m (:data:`SPINUP_BEAM`).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,13 @@ SPINUP_BEAM = {"length": 10.0, "EA": 2.8e7, "EI": 1.4e4, "rhoA": 1.2}
 
 
 def spinup_angle(t: Any, rate: float = 6.0, ramp: float = 15.0) -> Any:
-    """Hub angle θ(t) in rad (module docstring); ``rate`` Ω in rad/s, ``ramp`` T in s."""
+    """Hub angle θ(t) in rad (module docstring); ``rate`` Ω in rad/s, ``ramp`` T in s.
+    A number gives a float, an array an array."""
+    if isinstance(t, (int, float)):  # plain math: a solver's user function calls it often
+        if t > ramp:
+            return rate * t - rate * ramp / 2
+        c = (ramp / (2 * math.pi)) ** 2
+        return rate / ramp * (t**2 / 2 + c * (math.cos(2 * math.pi * t / ramp) - 1.0))
     t = np.asarray(t, dtype=float)
     c = (ramp / (2 * np.pi)) ** 2
     up = rate / ramp * (t**2 / 2 + c * (np.cos(2 * np.pi * t / ramp) - 1.0))
@@ -37,7 +44,11 @@ def spinup_angle(t: Any, rate: float = 6.0, ramp: float = 15.0) -> Any:
 
 
 def spinup_rate(t: Any, rate: float = 6.0, ramp: float = 15.0) -> Any:
-    """Hub angular velocity θ̇(t) in rad/s."""
+    """Hub angular velocity θ̇(t) in rad/s (a number gives a float)."""
+    if isinstance(t, (int, float)):
+        if t > ramp:
+            return float(rate)
+        return rate / ramp * (t - ramp / (2 * math.pi) * math.sin(2 * math.pi * t / ramp))
     t = np.asarray(t, dtype=float)
     up = rate / ramp * (t - ramp / (2 * np.pi) * np.sin(2 * np.pi * t / ramp))
     return np.where(t <= ramp, up, rate)
