@@ -655,9 +655,9 @@ def _suspects(elements: list[Element], ends: np.ndarray) -> list[int]:
     bad |= ((code == 3) | (code == 4)) & (outs != 1)
     bad |= (code >= 7) & (code <= 8) & (degree < 2)
     bad |= ((code == 5) | (code == 6)) & ((ins != 1) | (outs != 1))
+    law = _LAW.get
     lawless = [i for i, el in enumerate(elements)
-               if (keys := _LAW.get(el.type)) is not None
-               and not any(k in el.params for k in keys)]
+               if (keys := law(el.type)) is not None and el.params.keys().isdisjoint(keys)]
     bad[lawless] = True
     return np.flatnonzero(bad).tolist()
 
