@@ -375,6 +375,8 @@ class SeparableTerm:
             if not np.all(np.isfinite(a)):
                 raise ModelError(f"{where}: parameter {s} has a non-finite value")
             values[j] = a
+        order = np.argsort(idx, kind="stable")  # ascending: consecutive states slice
+        idx, values = idx[order], values[:, order]
         degree: int | None = None
         if law.is_polynomial(var):
             degree = int(sp.Poly(law, var).degree())

@@ -17,9 +17,10 @@ engines give the same numbers): no cancellation at any step size.  For other law
 quotient is used while :math:`|d_k| > 10^{-2}(1 + |x_{0,k}|)`; below that a 6-node Gauss
 rule of :math:`h'` is (see :func:`_avf_lines` for why).
 
-Term ``t`` covers the positions ``starts[t]:starts[t+1]`` of ``idx`` (state indices) and
-of the columns of ``par`` (one row per parameter): the source depends only on the laws,
-so models of any size with the same laws share one compiled module.
+Term ``t`` covers the positions ``starts[t]:starts[t+1]`` of ``idx`` (state indices,
+ascending) and of the columns of ``par`` (one row per parameter): the source depends
+only on the laws, so models of any size with the same laws share one compiled module.
+A term over consecutive states runs on slices (a loop the compiler vectorizes).
 """
 
 from __future__ import annotations
@@ -116,11 +117,27 @@ def law_source(terms: Sequence[Any], nodes: int) -> str:
         return _print(printer, e, where)
 
     def function(name: str, args: str, body: Any) -> str:
+        """Per term: a loop over slices when its states are contiguous (the loop then
+        vectorizes), else a loop gathering the states through ``idx``."""
+        arrays = [a.strip() for a in args.split(",") if a.strip() not in
+                  ("idx", "starts", "par")]
         lines = [f"def {name}({args}):"]
         for i, (h, dh, d2h, npar, poly) in enumerate(laws):
-            lines += [f"    for j in range(starts[{i}], starts[{i + 1}]):", "        k = idx[j]"]
-            lines += [f"        a{p} = par[{p}, j]" for p in range(npar)]
-            lines += body(h, dh, d2h, poly)
+            inner = body(h, dh, d2h, poly)
+            sliced = list(inner)
+            for a in arrays:
+                sliced = [t.replace(f"{a}[k]", f"{a}_s[jj]") for t in sliced]
+            lines += [f"    lo, hi = starts[{i}], starts[{i + 1}]",
+                      "    if hi > lo and idx[hi - 1] - idx[lo] == hi - 1 - lo:",
+                      "        k0, m = idx[lo], hi - lo"]
+            lines += [f"        {a}_s = {a}[k0:k0 + m]" for a in arrays]
+            lines += [f"        a{p}_s = par[{p}, lo:hi]" for p in range(npar)]
+            lines += ["        for jj in range(m):"]
+            lines += [f"            a{p} = a{p}_s[jj]" for p in range(npar)]
+            lines += ["    " + t for t in sliced]
+            lines += ["    else:", "        for j in range(lo, hi):", "            k = idx[j]"]
+            lines += [f"            a{p} = par[{p}, j]" for p in range(npar)]
+            lines += ["    " + t for t in inner]
         lines.append("    return")
         return "\n".join(lines)
 
