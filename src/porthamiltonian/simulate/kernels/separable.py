@@ -30,7 +30,7 @@ from ..method import StepInfo
 from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
 
-__all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
+__all__ = ["SeparableStepper", "separable_engine", "separable_marker", "precompile_separable"]
 
 #: a converged Newton iteration that took this many iterations asks for new factors
 SLOW_AFTER = 6
@@ -90,6 +90,22 @@ def separable_engine(stepper: Any, problem: Any, options: Any) -> tuple[Any, dic
         return stepper, {"engine": "numpy", "engine_reason": reason}
     return compiled, {"engine": "numba", "engine_path": "separable sparse",
                       "compile_time": compiled.compile_time}
+
+
+def precompile_separable() -> float:
+    """Compile the sparse steps now (once per machine) with a two-state model; returns
+    the seconds it took."""
+    import sympy as sp
+
+    from ...functional import SeparablePHS
+    from ..run import simulate
+
+    x, y = sp.symbols("x y")
+    model = SeparablePHS(J=np.array([[0.0, 1.0], [-1.0, 0.0]]),
+                         terms=[(x**4 / 4, [0], {}), (y**2 / 2, [1], {})])
+    t0 = time.perf_counter()
+    simulate(model, (0.0, 0.1), [1.0, 0.0], method="avf", dt=0.05, engine="compiled")
+    return time.perf_counter() - t0
 
 
 def separable_marker() -> Any:
