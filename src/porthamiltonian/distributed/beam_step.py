@@ -50,6 +50,8 @@ __all__ = ["FusedBeamMidpoint", "band_structure", "precompile", "marker"]
 
 _EPS = 2.220446049250313e-16
 _TINY = 1e-300
+#: iterations of a solve with frozen factors (as ``SimplifiedNewton``)
+FROZEN_ITERATIONS = 8
 #: fixed steps from which ``engine="auto"`` compiles the step even the first time
 AUTO_COMPILE_STEPS = 100_000
 #: most band entries (n × width) the fused step allocates; beyond, the sparse NumPy step
@@ -449,30 +451,37 @@ def _solve_step(ints: np.ndarray, reals: np.ndarray, q: np.ndarray, maps: tuple,
     n = x.size
     d0 = ws[5][:n]
     d0[:] = d
-    if state[1] > 0:
+    # attempts 0 and 1: frozen factors (kept, else fresh), at most 8 iterations; 2: full
+    # Newton.  One call of _newton with computed flags: Numba then compiles it once.
+    attempt = 0
+    if state[1] > 0:  # backing off: straight to full Newton
         state[1] -= 1
         state[0] = np.nan  # full Newton overwrites the factors
-        return _newton(ints, reals, q, maps, coefs, shape, ab, piv, x, d, h, u, False, tol,
-                       max_iter, counts, ws, data)
-    for attempt in range(2):
-        if state[0] != h:  # factors of another step size, or none
+        attempt = 2
+    while True:
+        frozen = attempt < 2
+        if frozen and state[0] != h:  # factors of another step size, or none
             _step_matrix(ints, reals, q, maps, coefs, shape, x, d0, h, u, ab, ws[0], ws[1],
                          data)
             counts[1] += attempt
             if not _band_factor(ab, piv, n, shape[2], shape[3]):
                 state[0] = np.nan
-                break
+                attempt = 2
+                state[1], state[2] = state[2], min(2.0 * state[2], 64.0)
+                continue
             state[0] = h
         d[:] = d0
-        if _newton(ints, reals, q, maps, coefs, shape, ab, piv, x, d, h, u, True, tol, 8,
-                   counts, ws, data):
-            state[2] = 1.0
+        if _newton(ints, reals, q, maps, coefs, shape, ab, piv, x, d, h, u, frozen, tol,
+                   FROZEN_ITERATIONS if frozen else max_iter, counts, ws, data):
+            if frozen:
+                state[2] = 1.0
             return True
+        if not frozen:
+            return False
         state[0] = np.nan
-    state[1], state[2] = state[2], min(2.0 * state[2], 64.0)
-    d[:] = d0
-    return _newton(ints, reals, q, maps, coefs, shape, ab, piv, x, d, h, u, False, tol,
-                   max_iter, counts, ws, data)
+        attempt += 1
+        if attempt == 2:  # both frozen attempts failed: back off from them
+            state[1], state[2] = state[2], min(2.0 * state[2], 64.0)
 
 
 @jit.njit
