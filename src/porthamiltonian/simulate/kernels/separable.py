@@ -30,7 +30,7 @@ from ..method import StepInfo
 from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
 
-__all__ = ["SeparableStepper", "separable_engine", "separable_marker", "precompile_separable"]
+__all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
 
 #: a converged Newton iteration that took this many iterations asks for new factors
 SLOW_AFTER = 6
@@ -92,22 +92,6 @@ def separable_engine(stepper: Any, problem: Any, options: Any) -> tuple[Any, dic
                       "compile_time": compiled.compile_time}
 
 
-def precompile_separable() -> float:
-    """Compile the sparse steps now (once per machine) with a two-state model; returns
-    the seconds it took."""
-    import sympy as sp
-
-    from ...functional import SeparablePHS
-    from ..run import simulate
-
-    x, y = sp.symbols("x y")
-    model = SeparablePHS(J=np.array([[0.0, 1.0], [-1.0, 0.0]]),
-                         terms=[(x**4 / 4, [0], {}), (y**2 / 2, [1], {})])
-    t0 = time.perf_counter()
-    simulate(model, (0.0, 0.1), [1.0, 0.0], method="avf", dt=0.05, engine="compiled")
-    return time.perf_counter() - t0
-
-
 def separable_marker() -> Any:
     """A file that exists once the sparse steps have been compiled on this machine."""
     import hashlib
@@ -135,7 +119,6 @@ class SeparableStepper:
     engine = "numba"
 
     def __init__(self, base: Any, system: Any) -> None:
-        from ..ode.discrete_gradient import avf_nodes
         from . import sparse_steps as st
         from .laws import law_kernels
 
@@ -149,7 +132,10 @@ class SeparableStepper:
         self.offsets = np.concatenate([[0.0], np.cumsum(self.gam)[:-1]])
         sizes, self.which = np.unique(self.gam, return_inverse=True)
         self.sizes, self.which = sizes, self.which.astype(np.int64)
-        self.laws = law_kernels(system.terms, avf_nodes(system.degree))
+        # the Gauss nodes of the NumPy AVF step (``ode.discrete_gradient.avf_nodes``, not
+        # imported: the ODE loop imports this module): exact for h′ of polynomial laws
+        nodes = 6 if system.degree is None else max(1, math.ceil(system.degree / 2))
+        self.laws = law_kernels(system.terms, nodes)
         self.lay = (self.laws.idx, self.laws.starts, self.laws.par)
         n, m = self.dyn.n, self.dyn.m
         mats = system.matrices()
