@@ -29,6 +29,15 @@ Notation and units: ``x`` (n,) state, ``u`` (m,) input, ``z`` or ``w`` (n,) effo
     :math:`\dot x`, :math:`\partial\dot x/\partial x`, :math:`y`.
 ``power_balance(x, u)``
     a :class:`~porthamiltonian.compiled.PowerBalance` with a zero residual.
+``port_powers(x, z, u)`` (optional)
+    ``(uᵀy, dissipated)`` (W) for an effort ``z``, computed by the model itself (e.g. the
+    beams' fused form), instead of from ``matrix``.
+``fused_midpoint(base, problem, options)`` (optional)
+    the model's own compiled implicit-midpoint stepper (same step equations; ``base`` is
+    the NumPy stepper for the steps it cannot take), or ``None``; asked by
+    :meth:`~porthamiltonian.simulate.ode.midpoint.Midpoint.create` unless
+    ``engine="numpy"``, the input feeds back the state or the structure is modulated.
+    Such a stepper may carry ``engine_report`` (what ``result.extra["engine"]`` says).
 
 **CompiledDAE** — a descriptor PHS
 :math:`E\dot x = (J-R)(x)z + B(x)\lambda + (G-P)(x)u`, :math:`0 = B(x)^\top z`,
