@@ -158,3 +158,34 @@ def test_compositions_warn_on_stiff_damping():
     with pytest.warns(ModelWarning, match="anti-dissipates"):
         simulate(chain(n, damping=50.0), (0.0, 0.2), start(n), method="avf4", dt=0.1,
                  engine="numpy")
+
+
+def test_adaptive_steps_and_output_times_run_the_compiled_steps_exactly():
+    n = 5
+    sys = chain(n, damping=0.1, forced=True)
+    for kw in ({"rtol": 1e-6, "atol": 1e-9}, {"dt": 0.05, "t_eval": [0.0, 0.33, 1.0, 1.7]}):
+        fast = simulate(sys, (0.0, 1.7), start(n), u=force, method="avf4", engine="compiled",
+                        **kw)
+        ref = simulate(sys, (0.0, 1.7), start(n), u=force, method="avf4", engine="numpy",
+                       **kw)
+        assert fast.extra["engine"] == "numba"
+        if "dt" in kw:  # the same steps: the same states
+            np.testing.assert_allclose(fast.t, ref.t, rtol=0, atol=1e-14)
+            np.testing.assert_allclose(fast.x, ref.x, rtol=0, atol=1e-12)
+        else:  # the controller may round a step differently: the same accuracy
+            np.testing.assert_allclose(fast.x[-1], ref.x[-1], rtol=0, atol=1e-5)
+        balance = np.diff(fast.H) - (fast.work_supplied[1:] - fast.work_dissipated[1:])
+        assert np.max(np.abs(balance)) <= 1e-12 * np.max(np.abs(fast.work_dissipated))
+
+
+def test_compositions_compose_the_compiled_dense_step_of_a_symbolic_model():
+    from porthamiltonian import PHS
+
+    H = p**2 / 2 + 9.81 * (1 - sp.cos(q))
+    pendulum = PHS(J=sp.Matrix([[0, 1], [-1, 0]]), hamiltonian=H, states=[q, p])
+    runs = {e: simulate(pendulum, (0.0, 5.0), [2.5, 0.0], method="avf6", dt=0.05, engine=e)
+            for e in ("compiled", "numpy")}
+    assert runs["compiled"].extra["engine"] == "numba"
+    np.testing.assert_allclose(runs["compiled"].x, runs["numpy"].x, rtol=0, atol=1e-12)
+    H0 = runs["compiled"].H[0]
+    assert np.max(np.abs(runs["compiled"].H - H0)) <= 1e-13 * H0
