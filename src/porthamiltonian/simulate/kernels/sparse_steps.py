@@ -189,14 +189,16 @@ def neumann(mats: tuple, hs: float, dvec: np.ndarray, terms: int, r: np.ndarray,
 def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, hs: float, u: np.ndarray,
            lay: tuple, mats: tuple, fac: tuple, which: int, terms: int, dvec: np.ndarray,
            tol: float, max_iter: int, counts: np.ndarray, r: np.ndarray, z: np.ndarray,
-           f: np.ndarray, xm: np.ndarray, y: np.ndarray) -> int:
+           f: np.ndarray, xm: np.ndarray, y: np.ndarray, scale: float) -> int:
     """Simplified Newton on F(w) = 0 in place from the guess ``w`` with factor ``which``
     (``terms`` = 0) or with ``terms`` terms of the Neumann series of the step matrix
     (:func:`neumann`); the iterations it took, or −1 when it fails.  The test of
     :mod:`..linalg.newton`:
     down to the round-off floor, then the residual must be small (it leaves the effort
     at the solution in ``z``)."""
-    scale = max_abs(x)
+    # the size of the state and of the increment set the floor of the test: taken once
+    # (from the step's start and the guess), not per iteration — they are scales
+    bound = scale + max_abs(w) + _TINY
     prev = np.inf
     for k in range(1, max_iter + 1):
         residual(fns, kind, x, w, hs, u, lay, mats, r, z, f, xm)
@@ -207,9 +209,8 @@ def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, hs: float, u: np
             lu_solve(fac, which, r, y)
         for i in range(w.size):
             w[i] -= r[i]
-        size, top = max_abs(r), max_abs(w)  # NaN in r (a NaN residual too) shows here
+        size = max_abs(r)  # NaN in r (a NaN residual too) shows here
         counts[0] += 1
-        bound = scale + top + _TINY
         if not math.isfinite(size):
             return -1
         # at the round-off floor or stagnating.  Not earlier: stopping when the predicted
@@ -218,7 +219,7 @@ def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, hs: float, u: np
         if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
             residual(fns, kind, x, w, hs, u, lay, mats, r, z, f, xm)
             counts[1] += 1
-            if max_abs(r) <= tol * (0.1 * top + 1e-3 * bound):
+            if max_abs(r) <= tol * (0.1 * max_abs(w) + 1e-3 * bound):
                 return k
         if k > 3 and size > prev:
             return -1
@@ -231,11 +232,12 @@ def port_powers(mats: tuple, z: np.ndarray, u: np.ndarray, y: np.ndarray,
                 tmp: np.ndarray) -> tuple:
     """(uᵀy, d) in W with y = (G+P)ᵀz + (M+S)u (written into y) and
     d = zᵀRz + 2zᵀPu + uᵀSu."""
-    tmp[:] = 0.0
-    csr_add(mats[6], mats[7], mats[8], z, 1.0, tmp)
     d = 0.0
-    for i in range(z.size):
-        d += z[i] * tmp[i]
+    if mats[8].size:  # a lossless model has no R to apply
+        tmp[:] = 0.0
+        csr_add(mats[6], mats[7], mats[8], z, 1.0, tmp)
+        for i in range(z.size):
+            d += z[i] * tmp[i]
     m = u.size
     if m == 0:
         return 0.0, d
@@ -294,6 +296,7 @@ def block(fns: tuple, kind: int, X: np.ndarray, U: np.ndarray, h: float, gam: np
     new = np.empty((s, n))
     for k in range(K):
         xc[:] = X[k]
+        scale = max_abs(xc)
         energies(xc, idx, starts, par, e0)
         sup = dis = res = 0.0
         slow = -1
@@ -328,7 +331,7 @@ def block(fns: tuple, kind: int, X: np.ndarray, U: np.ndarray, h: float, gam: np
                 for q in range(n):
                     dvec[q] *= 0.5
             it = newton(fns, kind, xc, w, hs, u, lay, mats, fac, which[i], terms[i], dvec,
-                        tol, max_iter, counts, r, z, f, xm, y)
+                        tol, max_iter, counts, r, z, f, xm, y, scale)
             if it < 0:
                 return k, FAILED, i
             if it >= slow_after and slow < 0:
