@@ -8,11 +8,15 @@ any number of states.  The NumPy steps of the same methods run otherwise
 (``engine="numpy"``, Numba off, state or output feedback) and give the same trajectory
 to round-off.
 
-Python keeps the factors: one per distinct substep size :math:`\gamma_i h` of
-:math:`I - \tfrac{\gamma_i h}{2}(J-R)\,\mathrm{diag}(h''(x))`, refactored at the current
-state when the step size changes or when the compiled block reports a slow or failed
-Newton iteration.  A step that fails with fresh factors is done by the NumPy step (halved
-as the loop does).
+How each substep size :math:`\gamma_i h` inverts its step matrix is chosen here, at the
+start of every block: with :math:`\theta = |\gamma_i h|\,\|J-R\|_\infty\max|h''|/2
+\le` :data:`NEUMANN_UP_TO` (not stiff) by the Neumann series in compiled code, else by
+SuperLU factors of :math:`I - \tfrac{\gamma_i h}{2}(J-R)\,\mathrm{diag}(h''(x))` that
+Python keeps (one per distinct size), refactored at the current state when the step
+size changes or when the compiled block reports a slow or failed Newton iteration for
+that size (a size whose Neumann iteration is slow or fails turns to the factors for the
+rest of the run).  A step that fails with fresh factors is done by the NumPy step
+(halved as the loop does).
 """
 
 from __future__ import annotations
@@ -434,21 +438,3 @@ def _diagonals(A: Any) -> tuple[np.ndarray, np.ndarray]:
 def _dense(A: Any, m: int) -> np.ndarray:
     A = A.toarray() if sps.issparse(A) else np.asarray(A, dtype=float)
     return np.ascontiguousarray(A, dtype=float).reshape(m, m)
-
-
-def _pack(parts: list[tuple], n: int) -> tuple:
-    """The factors as the 2-D arrays :func:`.sparse_steps.lu_solve` takes (one row per
-    factor, padded to the longest)."""
-    f = len(parts)
-    nl = max(1, max(p[0].nnz for p in parts))
-    nu = max(1, max(p[2].nnz for p in parts))
-    lp, up = np.zeros((f, n + 1), np.int64), np.zeros((f, n + 1), np.int64)
-    li, ui = np.zeros((f, nl), np.int64), np.zeros((f, nu), np.int64)
-    lv, uv = np.zeros((f, nl)), np.zeros((f, nu))
-    ld, ud = np.zeros((f, n)), np.zeros((f, n))
-    pr, pc = np.zeros((f, n), np.int64), np.zeros((f, n), np.int64)
-    for i, (Ls, linv, Us, uinv, perm_r, perm_c) in enumerate(parts):
-        lp[i], li[i, :Ls.nnz], lv[i, :Ls.nnz] = Ls.indptr, Ls.indices, Ls.data
-        up[i], ui[i, :Us.nnz], uv[i, :Us.nnz] = Us.indptr, Us.indices, Us.data
-        ld[i], ud[i], pr[i], pc[i] = linv, uinv, perm_r, perm_c
-    return (lp, li, lv, ld, up, ui, uv, ud, pr, pc)

@@ -3,8 +3,9 @@ symmetric compositions, simplified Newton with sparse LU factors, and the bookke
 
 The model comes in as the law functions ``fns = (avf, grad, energies, curv)`` of
 :mod:`.laws` with their term layout ``(idx, starts, par)``, and the constant structure as
-CSR arrays ``mats = (J−R, G−P, R, G+P, P: three arrays each; M+S, S dense)``.  A step of
-size :math:`h` is the composition of substeps of sizes :math:`\gamma_i h`
+CSR arrays ``mats = (J−R, G−P, R, G+P, P: three arrays each; M+S, S dense; J−R by
+diagonals when it has few: offsets, values)``.  A step of size :math:`h` is the
+composition of substeps of sizes :math:`\gamma_i h`
 (:mod:`..ode.composition`; one substep :math:`\gamma = (1)` for AVF or midpoint); each
 solves
 
@@ -16,10 +17,13 @@ solves
 H(x + \delta/2)` (midpoint), by simplified Newton with the frozen matrix
 :math:`I - \tfrac{\gamma_i h}{2}(J-R)\,\mathrm{diag}(h''(x_\mathrm{ref}))`, factored by
 SuperLU in Python (:func:`porthamiltonian._matrices.sparse_lu`) and applied here by the
-triangular solves of its CSC factors with the row and column permutations
-(:math:`P_r A P_c = LU`).  Newton stops as :mod:`..linalg.newton` does: iterate to the
-round-off floor, then accept on the residual.  A slow convergence (≥ ``slow_after``
-iterations) or a failure returns to Python, which refactors at the current state.
+triangular solves of its factors (CSR rows) with the row and column permutations
+(:math:`P_r A P_c = LU`) — or, for a substep that is not stiff, with the Neumann series
+of :math:`(I - \gamma_i h(J-R)\,\mathrm{diag}(d))^{-1}`, :math:`d` the derivative of
+the discrete gradient at Newton's guess (:func:`neumann`).  Newton stops as
+:mod:`..linalg.newton` does: iterate to the round-off floor, then accept on the
+residual.  A slow convergence (≥ ``slow_after`` iterations) or a failure returns to
+Python, which refactors at the current state (:mod:`.separable`).
 
 Bookkeeping per substep, in J: supplied :math:`\gamma_i h\,u^\top\bar y`, dissipated
 :math:`\gamma_i h(z^\top Rz + 2z^\top Pu + u^\top Su)` and the residual :math:`\Delta H
