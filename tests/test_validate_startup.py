@@ -61,9 +61,11 @@ def test_units_read_once_by_pint_are_read_again_without_it(tmp_path):
     si = {"R": 10.0, "L": 0.1, "C": 1e-3}
     assert _validate_fresh(str(model), cache) == [0, si, ["pint"]]
     assert _validate_fresh(str(model), cache) == [0, si, []]
-    # a damaged file of known units is ignored: pint is asked again, with the same values
+    # damaged entries (a zero scale, a wrong shape, an exponent 1/0) are ignored: pint is
+    # asked again, with the same values
     (known,) = (tmp_path / "cache").glob("units-pint-*.json")
-    known.write_text('{"mH": [1, 2], "ohm": "x"', encoding="utf-8")
+    known.write_text('{"mH": [0, 0, []], "ohm": "x", "mF": [1e-3, 0, [["[length]", "1/0"]]]}',
+                     encoding="utf-8")
     assert _validate_fresh(str(model), cache) == [0, si, ["pint"]]
 
 

@@ -256,10 +256,12 @@ def _known_units() -> dict[str, tuple[float, float, Dim]]:
     for unit, entry in (raw.items() if isinstance(raw, dict) else ()):
         try:
             scale, offset, powers = entry
-            dim = Dim(tuple((str(name), Fraction(exponent)) for name, exponent in powers))
-            known[str(unit)] = (float(scale), float(offset), dim)
+            dim = Dim.of({str(name): Fraction(exponent) for name, exponent in powers})
+            scale, offset = float(scale), float(offset)
         except (TypeError, ValueError, ZeroDivisionError):
             continue
+        if math.isfinite(scale) and math.isfinite(offset) and scale != 0:  # as pint's
+            known[str(unit)] = (scale, offset, dim)
     return known
 
 
