@@ -74,7 +74,7 @@ def fpu_separable(masses: int) -> SeparablePHS:
 
 #: (method, dt) of the compiled runs
 COMPILED_RUNS = (("avf", 0.05), ("avf", 0.025), ("avf4", 0.1), ("avf4", 0.05),
-                 ("avf6", 0.2), ("avf6", 0.15), ("avf6", 0.1))
+                 ("avf6", 0.3), ("avf6", 0.2), ("avf6", 0.15), ("avf6", 0.1))
 
 
 def compiled_rows(n: int, T: float, x0: np.ndarray, ref: np.ndarray,

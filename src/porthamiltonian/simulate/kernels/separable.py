@@ -39,7 +39,7 @@ __all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
 #: a converged Newton iteration that took this many iterations asks for new factors
 SLOW_AFTER = 6
 #: the Neumann series replaces the LU factors up to this θ = |γh|‖J−R‖ max h''/2
-NEUMANN_UP_TO = 0.25
+NEUMANN_UP_TO = 0.5
 #: increments of past steps kept per substep for Newton's first guess (their polynomial)
 HISTORY = 7
 #: iterations with frozen factors before a step counts as failed
@@ -308,7 +308,8 @@ class SeparableStepper:
 
     def _choose_solvers(self, x: np.ndarray, h: float) -> None:
         r"""Per substep: the Neumann series of the step matrix when
-        :math:`\theta = |\gamma_i h|\,\|J-R\|_\infty\max|h''(x)|/2 \le` 0.25, with
+        :math:`\theta = |\gamma_i h|\,\|J-R\|_\infty\max|h''(x)|/2 \le` :data:`NEUMANN_UP_TO`
+        (0.5; the series converges for θ < 1), with
         the fewest terms K making :math:`\theta^{K+1} \le 10^{-3}` (the contraction of
         the iteration), else the sparse LU factors (stiff steps)."""
         c = float(np.max(np.abs(self.system.curvature(x)), initial=0.0))
