@@ -261,15 +261,13 @@ def _k_data(ints: np.ndarray, reals: np.ndarray, n: int, x: np.ndarray,
 
 
 @jit.njit
-def _field(ints: np.ndarray, reals: np.ndarray, q: np.ndarray, xm: np.ndarray,
-           u: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
-    """out = K(x̄)(Qx̄, u) (w: workspace of n + m; the first n entries of ``xm`` and
-    ``out`` are used)."""
-    n = q.size
-    for i in range(n):
-        w[i] = q[i] * xm[i]
-    for j in range(u.size):
-        w[n + j] = u[j]
+def _affine_matvec(ints: np.ndarray, reals: np.ndarray, x: np.ndarray, w: np.ndarray,
+                   out: np.ndarray) -> None:
+    """``out = K(x) w`` with ``K(x)``'s entries ``d0 + T x`` formed on the fly (``ints``,
+    ``reals``: the packed pattern of :class:`BeamNumeric`).  The columns before
+    ``split[i]`` (J) and from it on (G) are summed apart and then added: the order of the
+    two sparse products this replaces, so the result is the same to the last bit."""
+    n = out.size
     nnz = ints[n] - ints[0]
     split, cols, tptr = n + 1, 2 * n + 1, 2 * n + 1 + nnz
     tidx = tptr + nnz + 1
@@ -279,13 +277,26 @@ def _field(ints: np.ndarray, reals: np.ndarray, q: np.ndarray, xm: np.ndarray,
         for p in range(ints[i], ints[i + 1]):
             s = 0.0
             for e in range(ints[tptr + p], ints[tptr + p + 1]):
-                s += reals[nnz + e] * xm[ints[tidx + e]]
+                s += reals[nnz + e] * x[ints[tidx + e]]
             a = reals[p] + s
             if p < ints[split + i]:
                 inner += a * w[ints[cols + p]]
             else:
                 outer += a * w[ints[cols + p]]
         out[i] = inner + outer
+
+
+@jit.njit
+def _field(ints: np.ndarray, reals: np.ndarray, q: np.ndarray, xm: np.ndarray,
+           u: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
+    """out = K(x̄)(Qx̄, u) (w: workspace of n + m; the first n entries of ``xm`` and
+    ``out`` are used)."""
+    n = q.size
+    for i in range(n):
+        w[i] = q[i] * xm[i]
+    for j in range(u.size):
+        w[n + j] = u[j]
+    _affine_matvec(ints, reals, xm, w, out[:n])
 
 
 @jit.njit

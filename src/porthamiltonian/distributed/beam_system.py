@@ -41,6 +41,7 @@ from ..compiled import NumericPHS
 from ..compiled.affine import AffineMatrix
 from ..compiled.numeric import PowerBalance
 from ..functional import FunctionPHS
+from .beam_step import _affine_matvec
 
 __all__ = ["BeamPHS", "BeamNumeric"]
 
@@ -230,29 +231,3 @@ class BeamNumeric(NumericPHS):
         z = self.q * x
         supplied, dissipated = self.port_powers(x, z, u)
         return PowerBalance(float(z @ self.rhs(x, u)), supplied, dissipated)
-
-
-@jit.njit
-def _affine_matvec(ints: np.ndarray, reals: np.ndarray, x: np.ndarray, w: np.ndarray,
-                   out: np.ndarray) -> None:
-    """``out = K(x) w`` with ``K(x)``'s entries ``d0 + T x`` formed on the fly (``ints``,
-    ``reals``: the packed pattern of :class:`BeamNumeric`).  The columns before
-    ``split[i]`` (J) and from it on (G) are summed apart and then added: the order of the
-    two sparse products this replaces, so the result is the same to the last bit."""
-    n = out.size
-    nnz = ints[n] - ints[0]
-    split, cols, tptr = n + 1, 2 * n + 1, 2 * n + 1 + nnz
-    tidx = tptr + nnz + 1
-    for i in range(n):
-        inner = 0.0
-        outer = 0.0
-        for p in range(ints[i], ints[i + 1]):
-            s = 0.0
-            for e in range(ints[tptr + p], ints[tptr + p + 1]):
-                s += reals[nnz + e] * x[ints[tidx + e]]
-            a = reals[p] + s
-            if p < ints[split + i]:
-                inner += a * w[ints[cols + p]]
-            else:
-                outer += a * w[ints[cols + p]]
-        out[i] = inner + outer
