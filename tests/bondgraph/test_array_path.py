@@ -13,23 +13,14 @@ model.
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 import scipy.sparse as sps
 import sympy as sp
 
-from conftest import ROOT
+from ladder_builders import chain_bondgraph, ladder_bondgraph
 from porthamiltonian.bondgraph import BondGraph, analyze_causality, generate
 from porthamiltonian.bondgraph.array_path import numeric_phs
-
-_spec = importlib.util.spec_from_file_location("benchmark_ladders",
-                                               ROOT / "benchmarks" / "ladders.py")
-assert _spec is not None and _spec.loader is not None
-_ladders = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ladders)
-ladder_bondgraph, chain_bondgraph = _ladders.ladder_bondgraph, _ladders.chain_bondgraph
 
 
 def dense(A) -> np.ndarray:

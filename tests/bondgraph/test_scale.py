@@ -9,14 +9,12 @@ operations, and the structure checks still find a violation hidden in a large ma
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 import scipy.sparse as sps
 import sympy as sp
 
-from conftest import ROOT
+from ladder_builders import chain_bondgraph, ladder_bondgraph
 from porthamiltonian import PHS
 from porthamiltonian import _matrices as mx
 from porthamiltonian.bondgraph.elements import storage_energy
@@ -24,13 +22,6 @@ from porthamiltonian.bondgraph.elimination import _topological, solve_sorted
 from porthamiltonian.bondgraph.generate import to_phs
 from porthamiltonian.errors import ModelError, StructureError
 from porthamiltonian.phs import _gradient
-
-_spec = importlib.util.spec_from_file_location("benchmark_ladders",
-                                               ROOT / "benchmarks" / "ladders.py")
-assert _spec is not None and _spec.loader is not None
-_ladders = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ladders)
-ladder_bondgraph, chain_bondgraph = _ladders.ladder_bondgraph, _ladders.chain_bondgraph
 
 
 def dense(A) -> np.ndarray:
