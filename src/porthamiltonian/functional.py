@@ -290,29 +290,25 @@ class SeparablePHS(FunctionPHS):
 
     def energies(self, x: np.ndarray) -> np.ndarray:
         """The energy of each state, :math:`h_t(x_k)` (J); ``H = energies(x).sum()``."""
-        x = np.asarray(x, dtype=float)
-        out = np.empty(x.size)
-        for t in self.terms:
-            out[t.indices] = t.evaluate(0, x[t.indices])
-        return out
+        return self._per_state(0, x)
 
     def curvature(self, x: np.ndarray) -> np.ndarray:
         r"""The diagonal of :math:`\nabla^2 H(x)`."""
+        return self._per_state(2, x)
+
+    def _per_state(self, order: int, x: np.ndarray) -> np.ndarray:
+        """The ``order``-th derivative of each state's law at its entry of ``x``."""
         x = np.asarray(x, dtype=float)
         out = np.empty(x.size)
         for t in self.terms:
-            out[t.indices] = t.evaluate(2, x[t.indices])
+            out[t.indices] = t.evaluate(order, x[t.indices])
         return out
 
     def _energy(self, x: np.ndarray) -> float:
         return float(self.energies(x).sum())
 
     def _gradient(self, x: np.ndarray) -> np.ndarray:
-        x = np.asarray(x, dtype=float)
-        out = np.empty(x.size)
-        for t in self.terms:
-            out[t.indices] = t.evaluate(1, x[t.indices])
-        return out
+        return self._per_state(1, x)
 
     def _hessian(self, x: np.ndarray) -> Any:
         return sps.diags(self.curvature(x), format="csr")
