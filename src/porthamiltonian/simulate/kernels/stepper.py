@@ -52,6 +52,11 @@ def engine_for(stepper: Any, problem: Any, options: Any) -> tuple[Any, dict[str,
     separable = separable_engine(stepper, problem, options)
     if separable is not None:  # a SeparablePHS: the sparse compiled steps (.separable)
         return separable
+    from .reactions import reaction_engine
+
+    reactions = reaction_engine(stepper, problem, options)
+    if reactions is not None:  # a reaction network's numeric form (.reactions)
+        return reactions
     if getattr(stepper, "gammas", None) is not None:  # a composition: compile its substep
         stepper.inner, report = engine_for(stepper.inner, problem, options)
         return stepper, report

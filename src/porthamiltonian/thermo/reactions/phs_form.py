@@ -333,6 +333,34 @@ class ReactionFunctionPHS(FunctionPHS):
         """``J R G P M S`` at the state ``x``."""
         return self._num.matrix(name, np.asarray(x, dtype=float))
 
+    def reaction_arrays(self) -> tuple[np.ndarray, ...] | None:
+        """The network as the arrays of the compiled steps
+        (:mod:`porthamiltonian.simulate.kernels.reaction_steps`): μ° of the free species,
+        (RT, Vc°), N_sᵀ, ν^fᵀ, ν^bᵀ (CSR triples, reactions × free species), A^f_0, A^b_0,
+        κ, N_cᵀ (CSR, reactions × chemostats), N_s (CSR) and the free index of each flow
+        source; ``None`` for the mole-fraction basis (its H is not separable)."""
+        ev = self._num._ev
+        if ev.mole_fraction:
+            return None
+
+        def csr(A: Any) -> tuple[np.ndarray, ...]:
+            A = sps.csr_array(A, dtype=float)
+            A.sum_duplicates()
+            return (A.indptr.astype(np.int64), A.indices.astype(np.int64),
+                    np.ascontiguousarray(A.data, dtype=float))
+
+        net = self.network
+        fidx = np.array([net.free.index(s) for s in net.flow_sources], dtype=np.int64)
+        f64 = lambda a: np.ascontiguousarray(a, dtype=float)  # noqa: E731
+        return (f64(ev.mu0), np.array([ev.RT, ev.scale], dtype=float), *csr(ev.Ns.T),
+                *csr(ev.Nf_T), *csr(ev.Nb_T), f64(ev.Af0), f64(ev.Ab0), f64(ev.kappa),
+                *csr(ev.Nc.T), *csr(ev.Ns), fidx)
+
+    def step_jacobian(self, x: Any) -> Any:
+        r""":math:`\partial_n(N_s v)` at ``x`` (sparse), what the compiled steps' Newton
+        matrix :math:`I - \tfrac h2\,\partial_n(N_s v)` is made of."""
+        return sps.csc_array(self._num.jacobian(np.asarray(x, dtype=float)))
+
 
 def numeric_phs(net: ReactionNetwork, name: str = "reactions") -> ReactionFunctionPHS:
     """The network as a :class:`ReactionFunctionPHS` (sparse, any size)."""
