@@ -357,3 +357,69 @@ def points(X: np.ndarray, U: np.ndarray, net: tuple, Y: np.ndarray, H: np.ndarra
             acc += z[i] * f[i]
         stored[k] = acc
         supplied[k], dissipated[k] = port_powers(z, u, g, net, s, Y[k])
+
+
+@njit
+def step_matrix(x: np.ndarray, h: float, net: tuple, trip: tuple, out: np.ndarray) -> None:
+    r"""The entries of :math:`I - \tfrac h2\,\partial_n(N_sv)(x)` on their fixed pattern:
+    :math:`\partial_{n_j}(N_sv)_i = \sum_r N_{ir}(e^f_r\nu^f_{jr} - e^b_r\nu^b_{jr})RT/n_j`,
+    :math:`e^{f,b}_r = \kappa_re^{A^{f,b}_r/RT}/RT`.  ``trip`` = (entry, N_ir, r, j,
+    ν^f_jr, ν^b_jr) per contribution, then the entries of the identity."""
+    par, fp, fi, fv, bp, bi, bv = net[1], net[5], net[6], net[7], net[8], net[9], net[10]
+    af0, ab0, kappa = net[11], net[12], net[13]
+    entry, coef, react, col, nuf, nub, diag = trip
+    RT = par[0]
+    n, nr = x.size, kappa.size
+    mu = np.empty(n)
+    potentials(x, net, mu)
+    ef, eb = np.empty(nr), np.empty(nr)
+    for r in range(nr):
+        af = af0[r]
+        for q in range(fp[r], fp[r + 1]):
+            af += fv[q] * mu[fi[q]]
+        ab = ab0[r]
+        for q in range(bp[r], bp[r + 1]):
+            ab += bv[q] * mu[bi[q]]
+        ef[r] = kappa[r] * math.exp(af / RT) / RT
+        eb[r] = kappa[r] * math.exp(ab / RT) / RT
+    out[:] = 0.0
+    for q in range(diag.size):
+        out[diag[q]] = 1.0
+    for p in range(entry.size):
+        r, j = react[p], col[p]
+        out[entry[p]] -= 0.5 * h * coef[p] * (ef[r] * nuf[p] - eb[r] * nub[p]) * RT / x[j]
+
+
+@njit
+def refactor(vals: np.ndarray, amap: np.ndarray, pat: tuple, fac: tuple) -> bool:
+    r"""LU factors of :math:`P_rAP_c` with the pivots and the pattern of an earlier
+    SuperLU factorization (``pat`` = (B ptr, B columns), ``amap``: the position in B of
+    each entry of A, ``vals``), row by row (Doolittle: row i of L from the rows of U
+    above it, then row i of U), into ``fac`` (the arrays of :func:`.sparse_steps.lu_solve`,
+    row 0).  False when a pivot is zero or not finite (SuperLU then pivots afresh)."""
+    bptr, bcol = pat
+    lp, li, lv, ld, up, ui, uv, ud = (fac[0][0], fac[1][0], fac[2][0], fac[3][0],
+                                       fac[4][0], fac[5][0], fac[6][0], fac[7][0])
+    n = bptr.size - 1
+    bval = np.zeros(bcol.size)
+    for p in range(vals.size):
+        bval[amap[p]] = vals[p]
+    w = np.zeros(n)
+    for i in range(n):
+        for q in range(bptr[i], bptr[i + 1]):
+            w[bcol[q]] = bval[q]
+        for q in range(lp[i], lp[i + 1]):
+            k = li[q]
+            lik = w[k] * ud[k]
+            lv[q] = lik
+            for t in range(up[k], up[k + 1]):
+                w[ui[t]] -= lik * uv[t]
+        d = w[i]
+        if d == 0.0 or not math.isfinite(d):
+            return False
+        ld[i] = 1.0
+        ud[i] = 1.0 / d
+        for q in range(up[i], up[i + 1]):
+            uv[q] = w[ui[q]]
+        w[:] = 0.0  # fill outside the pattern (none with the same pivots) is dropped here
+    return True

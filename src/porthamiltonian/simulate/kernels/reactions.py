@@ -7,13 +7,21 @@ the concentration basis) is stepped by :mod:`.reaction_steps` for the methods
 NumPy ones (:mod:`..ode.discrete_gradient`, :math:`R(\bar x) = N_s\Gamma(\bar x)N_s^T`
 at the midpoint, the same Gauss rule), to the Newton tolerance.
 
-Newton is simplified with the matrix :math:`I - \tfrac h2\,\partial_n(N_s v)(x)` factored
-by SuperLU here (one factor per step size, at most :data:`MAX_FACTORS`; the adaptive
-loop rounds its steps to :math:`T2^{-j/4}`, so a handful of sizes recur) and applied in
-compiled code.  A factor is made again at the current state when a step with it took
-:data:`SLOW_AFTER` iterations or more or failed; a step that fails with fresh factors
-raises :class:`NewtonFailure` (the loop halves or rejects it).  Fixed steps run as
-compiled blocks; adaptive steps call the compiled single step.
+Newton is simplified with the matrix :math:`I - \tfrac h2\,\partial_n(N_s v)(x)`: its
+entries computed in compiled code on their fixed pattern, factored the first time by
+SuperLU (fill-reducing ordering, :func:`porthamiltonian._matrices.sparse_lu`), later by
+a compiled refactorization with those pivots and that pattern (checked against
+SuperLU's numbers once), one factor per step size (at most :data:`MAX_FACTORS`; the
+adaptive loop rounds its steps to :math:`T2^{-j/4}`, so sizes recur), applied by
+compiled triangular solves.  A factor is made again at the current state when a step
+with it took :data:`SLOW_AFTER` iterations or more or failed; a step that still fails
+gets SuperLU factors at its estimated midpoint, then at its last Newton iterate's
+(:data:`REFRESHES` times), before it raises :class:`NewtonFailure` (the loop halves or
+rejects it).  Newton's updates keep the amounts positive, so the compiled steps fail
+less often than the NumPy ones (whose iterates may leave :math:`n > 0`: a NaN residual,
+a rejected step) and may then take fewer, larger steps; where both converge they agree
+to the Newton tolerance.  Fixed steps run as compiled blocks; adaptive steps call the
+compiled single step.
 """
 
 from __future__ import annotations
@@ -104,6 +112,7 @@ def pack_lu(lu: Any, n: int) -> tuple[np.ndarray, ...]:
     parts: list[np.ndarray] = []
     for T in (lu.L, lu.U):
         T = sps.csr_matrix(T)
+        T.sort_indices()  # ascending columns: the order the compiled refactorization needs
         rows = np.repeat(np.arange(n), np.diff(T.indptr))
         diag = T.indices == rows
         inv = np.empty(n)
@@ -138,6 +147,8 @@ class ReactionStepper:
         #: step size → [packed factors, made at the state the next step starts from]
         self.factors: dict[float, list[Any]] = {}
         self.factorizations = 0
+        #: the pivots and pattern of the first SuperLU factors (False: SuperLU every time)
+        self._lu_pattern: Any = None
         self._last: tuple[float, np.ndarray] | None = None  # (h, increment) of the last step
         self._full: tuple[float, float, np.ndarray] | None = None  # (t, h, end) of a step
         self._entries: dict[Any, Any] = {}
@@ -168,6 +179,7 @@ class ReactionStepper:
         fac = self._factor(x, 1e-300)
         self.factors.clear()
         self.factorizations = 0
+        self._lu_pattern = None  # the pivots are chosen on the run's first matrix
         X = np.ones((1, n))
         self._call(self._st.block, self.kind, X, np.zeros((0, m)), 1.0, self.net, self.meth,
                    fac, self.tol, self.max_iter, SLOW_AFTER, np.zeros((0, 3)),
@@ -182,20 +194,101 @@ class ReactionStepper:
             marker.write_text("compiled\n", encoding="utf-8")
 
     # -- factors ---------------------------------------------------------------------------
-    def _factor(self, x: np.ndarray, h: float) -> tuple[np.ndarray, ...]:
-        r"""Factor :math:`I - \tfrac h2\,\partial_n(N_s v)(x)` (kept for step size ``h``)."""
+    def _pattern(self) -> None:
+        r"""The fixed pattern of :math:`A = I - \tfrac h2\,\partial_n(N_sv)` (CSC) and, per
+        contribution :math:`N_{ir}\nu_{jr}` of a reaction, its entry (for
+        :func:`.reaction_steps.step_matrix`)."""
+        n = self.dyn.n
+        tp, ti, tv = self.net[2], self.net[3], self.net[4]
+        nuf = sps.csr_matrix((self.net[7], self.net[6], self.net[5]), shape=(tp.size - 1, n))
+        nub = sps.csr_matrix((self.net[10], self.net[9], self.net[8]), shape=(tp.size - 1, n))
+        rows, cols, coef, react, fs, bs = [], [], [], [], [], []
+        for r in range(tp.size - 1):
+            species = ti[tp[r]:tp[r + 1]]
+            stoich = tv[tp[r]:tp[r + 1]]
+            f, b = nuf[[r]].toarray().ravel(), nub[[r]].toarray().ravel()
+            js = np.flatnonzero((f != 0) | (b != 0))
+            for i, c in zip(species, stoich, strict=True):
+                rows += [i] * js.size
+                cols += list(js)
+                coef += [c] * js.size
+                react += [r] * js.size
+                fs += list(f[js])
+                bs += list(b[js])
+        rows_a, cols_a = np.array(rows + list(range(n)), dtype=np.int64), np.array(
+            cols + list(range(n)), dtype=np.int64)
+        flat, where = np.unique(rows_a * n + cols_a, return_inverse=True)
+        # CSC order of the entries: by column, then row
+        order = np.lexsort((flat // n, flat % n))
+        position = np.empty(flat.size, dtype=np.int64)
+        position[order] = np.arange(flat.size)
+        where = position[where.ravel()]
+        m = len(rows)
+        self._trip = (where[:m], np.array(coef, dtype=float), np.array(react, dtype=np.int64),
+                      np.array(cols, dtype=np.int64), np.array(fs, dtype=float),
+                      np.array(bs, dtype=float), where[m:])
+        r_sorted, c_sorted = flat[order] // n, flat[order] % n
+        self._A = sps.csc_matrix((np.zeros(flat.size), r_sorted, np.concatenate(
+            [[0], np.cumsum(np.bincount(c_sorted, minlength=n))])), shape=(n, n))
+        self._entries_rc = (r_sorted, c_sorted)
+        self._vals = np.empty(flat.size)
+
+    def _superlu(self, vals: np.ndarray) -> tuple[np.ndarray, ...]:
+        """SuperLU factors of the step matrix with entries ``vals``; the first time, their
+        pivots and pattern are kept for :func:`.reaction_steps.refactor` (checked against
+        SuperLU's own numbers)."""
         import scipy.sparse.linalg as spla
 
         from ..._matrices import sparse_lu
 
         n = self.dyn.n
-        A = sps.csc_matrix(sps.identity(n) - (0.5 * h) * sps.csc_matrix(
-            self.system.step_jacobian(x)))
+        A = self._A.copy()
+        A.data[:] = vals
         try:
             lu = sparse_lu(A)
         except RuntimeError:  # a zero pivot in the library's ordering: partial pivoting
             lu = spla.splu(A)
         fac = pack_lu(lu, n)
+        if self._lu_pattern is None:
+            rows, cols = self._entries_rc
+            a, b = lu.perm_r[rows], lu.perm_c[cols]
+            order = np.lexsort((b, a))
+            amap = np.empty(a.size, dtype=np.int64)
+            amap[order] = np.arange(a.size)
+            bptr = np.concatenate([[0], np.cumsum(np.bincount(a, minlength=n))]).astype(
+                np.int64)
+            pattern = ((bptr, b[order].astype(np.int64)), amap)
+            trial = tuple(np.copy(v) for v in fac)
+            ok = self._call(self._st.refactor, vals, amap, pattern[0], trial)
+            scale = max(1.0, float(np.max(np.abs(vals))))
+            same = ok and all(np.allclose(u, v, rtol=1e-8, atol=1e-12 * scale)
+                              for u, v in zip(trial[2:4] + trial[6:8], fac[2:4] + fac[6:8],
+                                              strict=True))
+            self._lu_pattern = pattern if same else False
+            if same:
+                self._template = fac  # the pattern arrays the refactorizations share
+        return fac
+
+    def _factor(self, x: np.ndarray, h: float, pivot: bool = False) -> tuple[np.ndarray, ...]:
+        r"""Factors of :math:`I - \tfrac h2\,\partial_n(N_s v)(x)` (kept for step size
+        ``h``): the entries in compiled code, the LU by the compiled refactorization with
+        the first SuperLU factors' pivots (SuperLU itself the first time, when a pivot
+        vanishes, or with ``pivot``: pivots chosen afresh, for a step that failed)."""
+        if not hasattr(self, "_trip"):
+            self._pattern()
+        vals = self._vals
+        self._call(self._st.step_matrix, np.ascontiguousarray(x, dtype=float), float(h),
+                   self.net, self._trip, vals)
+        fac = None
+        if self._lu_pattern and not pivot:
+            pattern, amap = self._lu_pattern
+            fac = self._template
+            fac = (*fac[:2], np.empty_like(fac[2]), np.empty_like(fac[3]), *fac[4:6],
+                   np.empty_like(fac[6]), np.empty_like(fac[7]), *fac[8:])
+            if not self._call(self._st.refactor, vals, amap, pattern, fac):
+                fac = None
+        if fac is None:
+            fac = self._superlu(vals)
         if h not in self.factors and len(self.factors) >= MAX_FACTORS:
             del self.factors[next(iter(self.factors))]
         self.factors[h] = [fac, True]
@@ -211,7 +304,7 @@ class ReactionStepper:
         A = sps.csc_matrix(sps.identity(x.size) - (0.5 * h) * sps.csc_matrix(
             self.system.step_jacobian(x)))
         w = h * spla.splu(A).solve(self.dyn.f(x, u))
-        self._factor(np.maximum(x + 0.5 * w, 1e-3 * x), h)
+        self._factor(np.maximum(x + 0.5 * w, 1e-3 * x), h, pivot=True)
 
     def _guess(self, t: float, x: np.ndarray, h: float) -> np.ndarray:
         """Newton's first guess.  The second half of a doubled step (``t`` in the middle
@@ -256,7 +349,7 @@ class ReactionStepper:
             elif plan == "iterate":
                 if not (np.all(np.isfinite(w)) and np.all(x + w > 0.0)):
                     break
-                self._factor(x + 0.5 * w, h)
+                self._factor(x + 0.5 * w, h, pivot=True)
             if plan in ("kept", "here", "ahead"):
                 w = self._guess(t, x, h)
             fac = self.factors[h][0]
