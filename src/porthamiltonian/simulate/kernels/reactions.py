@@ -342,8 +342,8 @@ class ReactionStepper:
         plans += ["iterate"] * REFRESHES
         w = self._guess(t, x, h)
         for plan in plans:
-            if plan == "here":
-                self._factor(x, h)
+            if plan == "here":  # at the midpoint the guess predicts (kept positive)
+                self._factor(np.maximum(x + 0.5 * self._guess(t, x, h), 0.5 * x), h)
             elif plan == "ahead":
                 self._factor_ahead(x, h, u)
             elif plan == "iterate":
