@@ -2,12 +2,14 @@
 (:mod:`porthamiltonian.simulate.kernels.reactions`).
 
 Facts checked on a small stiff network (κ over five decades, a closed cycle and a
-bimolecular reaction): the compiled and the NumPy discrete-gradient steps give the same
-trajectory to the Newton tolerance (fixed steps, also with a chemostat and a flow
-source as ports); the compiled adaptive run reaches the detailed-balance equilibrium
+bimolecular reaction): the compiled and the NumPy discrete-gradient (and AVF) steps give
+the same trajectory to the Newton tolerance (fixed steps, also with a chemostat and a
+flow source as ports); the compiled adaptive run reaches the detailed-balance equilibrium
 (``net.equilibrium``, and K = exp(−ΔG°/RT) for each reaction) to 1e-10; every step's
 power balance ΔH = supplied − dissipated closes to 1e-12 of the energy released; the
-moieties (conservation laws) stay constant to 1e-13.
+moieties (conservation laws) stay constant to 1e-13; the mole-fraction basis (H not
+separable) is refused by ``engine="compiled"`` with the reason, and ``"auto"`` runs the
+NumPy steps.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 import pytest
 
 import porthamiltonian as ph
+from porthamiltonian.errors import SimulationError
 from porthamiltonian.thermo.reactions.network import ReactionNetwork
 
 RT = 2.5e3  # J/mol
@@ -37,12 +40,14 @@ def network(**ports) -> ReactionNetwork:
 
 def run(sys, engine: str, **kw):
     return ph.simulate(sys, kw.pop("span", (0.0, 2.0)), kw.pop("x0", N0),
-                       method="discrete_gradient", engine=engine, **kw)
+                       method=kw.pop("method", "discrete_gradient"), engine=engine, **kw)
 
 
-def test_compiled_and_numpy_steps_agree_to_the_newton_tolerance() -> None:
+@pytest.mark.parametrize("method", ["discrete_gradient", "avf"])
+def test_compiled_and_numpy_steps_agree_to_the_newton_tolerance(method: str) -> None:
     sys = network().to_phs("numeric")
-    a, b = run(sys, "compiled", dt=0.01, x0=NEAR), run(sys, "numpy", dt=0.01, x0=NEAR)
+    a, b = (run(sys, engine, dt=0.01, x0=NEAR, method=method)
+            for engine in ("compiled", "numpy"))
     assert a.extra["engine"] == "numba" and b.extra["engine"] == "numpy"
     assert a.extra["numpy_steps"] == 0 and a.extra["halved_steps"] == 0
     # stiff: the fast reaction relaxes at κ(1 + e^{μ°_B/RT}) ≈ 1.5e3/s, 15× 1/step
@@ -82,3 +87,14 @@ def test_the_compiled_run_reaches_detailed_balance_and_keeps_the_balances() -> N
     L = net.conservation_laws.astype(float)
     moieties = res.x @ L.T
     assert np.max(np.abs(moieties - moieties[0])) <= 1e-13 * np.max(np.abs(moieties[0]))
+
+
+def test_the_mole_fraction_basis_is_refused_with_the_reason() -> None:
+    # H = Σ n_i(μ°_i + RT ln(n_i/Σn)) couples every species: no separable law to compile
+    net = ReactionNetwork(["A", "B"], ["A <=> B"], RT=RT, mu0={"A": 0.0, "B": -1e3},
+                          kappa=1.0, basis="mole_fraction")
+    with pytest.raises(SimulationError, match="mole-fraction basis"):
+        run(net.to_phs("numeric"), "compiled", x0=[0.5, 0.5], dt=0.1)
+    res = run(net.to_phs("numeric"), "auto", x0=[0.5, 0.5], dt=0.1)
+    assert res.extra["engine"] == "numpy"
+    assert "mole-fraction" in res.extra["engine_reason"]
