@@ -73,7 +73,7 @@ def reaction_engine(stepper: Any, problem: Any, options: Any) -> tuple[Any, dict
         reason = "the input feeds back the state or output"
     elif options.engine == "auto" and not (jit.always() or reaction_marker().exists()):
         reason = ("the compiled reaction steps are not built on this machine yet; pass "
-                  "engine='compiled' once (≈ 12 s, then cached: later runs with "
+                  "engine='compiled' once (≈ 15 s, then cached: later runs with "
                   "engine='auto' use them)")
     compiled = None
     if reason is None:
