@@ -26,8 +26,8 @@ MU0 = {"A": 0.0, "B": -1.5e3, "C": 800.0, "D": -2.0e3}
 REACTIONS = {"fast": "A <=> B", "mid": "B <=> C", "slow": "C <=> A", "bind": "A + B <=> D"}
 KAPPA = {"fast": 1e3, "mid": 1.0, "slow": 0.05, "bind": 5.0}
 N0 = np.array([0.6, 0.1, 0.3, 0.05])
-#: the fast reaction at its equilibrium B/A = exp(1.5e3/RT): a fixed step across its
-#: initial transient (B × 4.5 in 1 ms) is halved by the compiled simplified Newton while
+#: the fast reaction at its equilibrium B/A = exp(1.5e3/RT): the first 10 ms step from N0
+#: (B × 4.5 across the fast transient) is halved by the compiled simplified Newton while
 #: the NumPy step's full Newton solves it, and their trajectories would differ by the
 #: method's error; from here both take the same steps
 NEAR = np.array([0.3, 0.3 * np.exp(1.5e3 / RT), 0.3, 0.05])
