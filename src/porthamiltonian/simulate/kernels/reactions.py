@@ -38,6 +38,7 @@ from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
+from .choice import compiled_or_numpy, run_blocker
 
 __all__ = ["ReactionStepper", "reaction_engine", "reaction_marker"]
 
@@ -64,31 +65,16 @@ def reaction_engine(stepper: Any, problem: Any, options: Any) -> tuple[Any, dict
     data = arrays()
     if data is None:
         reason = "the mole-fraction basis (H not separable) has no compiled steps"
-    elif not jit.enabled():
-        reason = ("Numba is switched off (PORTHAMILTONIAN_JIT)" if jit._switched_off()
-                  else "Numba is not installed")
-    elif dyn.modulation is not None:
-        reason = "the structure is switched (modulation)"
-    elif dyn.signal.feedback:
-        reason = "the input feeds back the state or output"
-    elif options.engine == "auto" and not (jit.always() or reaction_marker().exists()):
+    else:
+        reason = run_blocker(dyn)
+    if reason is None and options.engine == "auto" and not (jit.always()
+                                                            or reaction_marker().exists()):
         reason = ("the compiled reaction steps are not built on this machine yet; pass "
                   "engine='compiled' once (≈ 15 s, then cached: later runs with "
                   "engine='auto' use them)")
-    compiled = None
-    if reason is None:
-        try:
-            compiled = ReactionStepper(stepper, system, data)
-        except Exception as e:  # noqa: BLE001 (Numba's compiler errors: the NumPy steps run)
-            reason = f"the compilation failed ({type(e).__name__}: {str(e).splitlines()[0]})"
-    if compiled is None:
-        if options.engine == "compiled":
-            from ...errors import SimulationError
-
-            raise SimulationError(f"engine='compiled' is not available for this run: {reason}; "
-                                  "use engine='auto' or 'numpy'")
-        return stepper, {"engine": "numpy", "engine_reason": reason}
-    return compiled, compiled.report
+    return compiled_or_numpy(stepper, options, reason,
+                             lambda: ReactionStepper(stepper, system, data),
+                             lambda c: c.report)
 
 
 def reaction_marker() -> Any:

@@ -33,6 +33,7 @@ from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
+from .choice import compiled_or_numpy, run_blocker
 
 __all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
 
@@ -61,39 +62,18 @@ def separable_engine(stepper: Any, problem: Any, options: Any) -> tuple[Any, dic
     if kind not in ("avf", "midpoint"):
         return None
     dyn = problem.dynamics
-    reason = None
-    if not jit.enabled():
-        reason = ("Numba is switched off (PORTHAMILTONIAN_JIT)" if jit._switched_off()
-                  else "Numba is not installed")
-    elif dyn.modulation is not None:
-        reason = "the structure is switched (modulation)"
-    elif dyn.signal.feedback:
-        reason = "the input feeds back the state or output"
-    elif options.engine == "auto" and not (jit.always() or separable_marker().exists()):
+    reason = run_blocker(dyn)
+    if reason is None and options.engine == "auto" and not (jit.always()
+                                                            or separable_marker().exists()):
         t0, t1 = problem.t_span
         if options.dt is None or (t1 - t0) / options.dt < 100_000:
             reason = ("the compiled sparse steps are not built on this machine yet and the "
                       "run is short; build them once with `python -m "
                       "porthamiltonian.simulate.kernels` or pass engine='compiled'")
-    compiled = None
-    if reason is None:
-        from .codegen import KernelUnavailable
-
-        try:
-            compiled = SeparableStepper(stepper, system)
-        except KernelUnavailable as e:
-            reason = str(e)
-        except Exception as e:  # noqa: BLE001 (Numba's compiler errors: the NumPy steps run)
-            reason = f"the compilation failed ({type(e).__name__}: {str(e).splitlines()[0]})"
-    if compiled is None:
-        if options.engine == "compiled":
-            from ...errors import SimulationError
-
-            raise SimulationError(f"engine='compiled' is not available for this run: {reason}; "
-                                  "use engine='auto' or 'numpy'")
-        return stepper, {"engine": "numpy", "engine_reason": reason}
-    return compiled, {"engine": "numba", "engine_path": "separable sparse",
-                      "compile_time": compiled.compile_time}
+    return compiled_or_numpy(stepper, options, reason,
+                             lambda: SeparableStepper(stepper, system),
+                             lambda c: {"engine": "numba", "engine_path": "separable sparse",
+                                        "compile_time": c.compile_time})
 
 
 def separable_marker() -> Any:

@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 
 from ... import jit
-from ...errors import SimulationError
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
+from .choice import compiled_or_numpy, run_blocker
 
 __all__ = ["engine_for", "CompiledStepper", "MAX_DENSE_STATES"]
 
@@ -63,31 +63,21 @@ def engine_for(stepper: Any, problem: Any, options: Any) -> tuple[Any, dict[str,
     reason = _not_compiled(stepper, problem.dynamics)
     if reason is None and options.engine == "auto":
         reason = _not_worth_it(problem, options)
-    compiled = None
-    if reason is None:
+    def build() -> CompiledStepper:
         from .build import kernels_for
-        from .codegen import KernelUnavailable
 
-        try:
-            kernels = kernels_for(problem.dynamics.num.source)
-            compiled = CompiledStepper(stepper, kernels)
-        except KernelUnavailable as e:
-            reason = str(e)
-        except Exception as e:  # noqa: BLE001 (Numba's compiler errors: the NumPy steps run)
-            reason = f"the compilation failed ({type(e).__name__}: {str(e).splitlines()[0]})"
-    if compiled is None:
-        if options.engine == "compiled":
-            raise SimulationError(f"engine='compiled' is not available for this run: {reason}; "
-                                  "use engine='auto' or 'numpy'")
-        return stepper, {"engine": "numpy", "engine_reason": reason}
-    return compiled, {"engine": "numba", "compile_time": compiled.kernels.compile_time}
+        return CompiledStepper(stepper, kernels_for(problem.dynamics.num.source))
+
+    return compiled_or_numpy(stepper, options, reason, build,
+                             lambda c: {"engine": "numba",
+                                        "compile_time": c.kernels.compile_time})
 
 
 def _not_compiled(stepper: Any, dyn: Dynamics) -> str | None:
     """Why this run stays on the NumPy steps (``None``: it can be compiled)."""
-    if not jit.enabled():
-        return ("Numba is switched off (PORTHAMILTONIAN_JIT)" if jit._switched_off()
-                else "Numba is not installed")
+    blocker = run_blocker(dyn)
+    if blocker is not None:
+        return blocker
     if getattr(stepper, "kernel", None) is None:
         return f"method {stepper.name!r} has no compiled form"
     num = dyn.num
@@ -95,10 +85,6 @@ def _not_compiled(stepper: Any, dyn: Dynamics) -> str | None:
         return "linear model: the LTI block stepper (sparse LU) runs it"
     if getattr(num, "source", None) is None:
         return "only symbolic PHS models are compiled"
-    if dyn.modulation is not None:
-        return "the structure is switched (modulation)"
-    if dyn.signal.feedback:
-        return "the input feeds back the state or output"
     if dyn.n > MAX_DENSE_STATES:
         return f"{dyn.n} states > {MAX_DENSE_STATES} (the compiled kernels are dense)"
     return None

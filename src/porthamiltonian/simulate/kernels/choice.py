@@ -1,0 +1,50 @@
+"""Whether a run gets compiled steps: the reasons shared by every compiled path (dense
+kernels, separable sparse steps, reaction steps) and the one way of trying a build and
+reporting the outcome, ``{"engine": "numba" | "numpy", "engine_reason": …}``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ... import jit
+from ...errors import SimulationError
+
+__all__ = ["run_blocker", "compiled_or_numpy"]
+
+
+def run_blocker(dyn: Any) -> str | None:
+    """Why no compiled step can take this run, whatever the model (``None``: none): Numba
+    off or missing, a switched structure, an input that feeds back the state."""
+    if not jit.enabled():
+        return ("Numba is switched off (PORTHAMILTONIAN_JIT)" if jit._switched_off()
+                else "Numba is not installed")
+    if dyn.modulation is not None:
+        return "the structure is switched (modulation)"
+    if dyn.signal.feedback:
+        return "the input feeds back the state or output"
+    return None
+
+
+def compiled_or_numpy(stepper: Any, options: Any, reason: str | None,
+                      build: Callable[[], Any],
+                      report: Callable[[Any], dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
+    """``(build(), report(compiled))`` when ``reason`` is ``None`` and the build works,
+    else ``stepper`` with the reason it runs on NumPy; ``engine="compiled"`` makes a
+    missing compiled step a :class:`SimulationError` instead."""
+    compiled = None
+    if reason is None:
+        from .codegen import KernelUnavailable
+
+        try:
+            compiled = build()
+        except KernelUnavailable as e:
+            reason = str(e)
+        except Exception as e:  # noqa: BLE001 (Numba's compiler errors: the NumPy steps run)
+            reason = f"the compilation failed ({type(e).__name__}: {str(e).splitlines()[0]})"
+    if compiled is None:
+        if options.engine == "compiled":
+            raise SimulationError(f"engine='compiled' is not available for this run: {reason}; "
+                                  "use engine='auto' or 'numpy'")
+        return stepper, {"engine": "numpy", "engine_reason": reason}
+    return compiled, report(compiled)
