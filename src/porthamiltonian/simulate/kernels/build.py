@@ -127,17 +127,23 @@ def kernels_for(form: SymbolicSource) -> Kernels:
     source = _module_source(form)
     key = hashlib.sha256(source.encode()).hexdigest()[:20]
     path = _write(source, key)
-    fns = _LOADED.get(key)
+    fns = load_generated(path, f"porthamiltonian_kernel_{key}", _NAMES)
+    return Kernels(fns, np.asarray(form.values, dtype=float), path,
+                   compile_time=time.perf_counter() - t0)
+
+
+def load_generated(path: Path, name: str, functions: tuple[str, ...]) -> tuple[Any, ...]:
+    """The ``functions`` of the generated module at ``path``, imported once per process
+    as ``name`` (Numba compiles them, or loads their machine code from its cache)."""
+    fns = _LOADED.get(name)
     if fns is None:
-        name = f"porthamiltonian_kernel_{key}"
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # Numba's cache finds functions through their module
         spec.loader.exec_module(module)
-        fns = _LOADED[key] = tuple(getattr(module, f) for f in _NAMES)
-    return Kernels(fns, np.asarray(form.values, dtype=float), path,
-                   compile_time=time.perf_counter() - t0)
+        fns = _LOADED[name] = tuple(getattr(module, f) for f in functions)
+    return fns
 
 
 def _module_source(form: SymbolicSource) -> str:

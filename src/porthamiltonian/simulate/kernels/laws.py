@@ -26,7 +26,6 @@ A term over consecutive states runs on slices (a loop the compiler vectorizes).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import sys
 import time
 from collections.abc import Sequence
@@ -53,7 +52,6 @@ NAMES = tuple(_SIGNATURES)
 FALLBACK_NODES = 6
 #: |d| / (1 + |x0|) above which a non-polynomial law takes the difference quotient
 QUOTIENT_FROM = 1e-2
-_LOADED: dict[str, tuple[Any, ...]] = {}
 
 
 @dataclass
@@ -72,7 +70,7 @@ def law_kernels(terms: Sequence[Any], nodes: int) -> LawKernels:
     """The compiled laws of ``terms`` (:class:`~porthamiltonian.functional.SeparableTerm`)
     with ``nodes`` Gauss nodes for the polynomial ones (compiled once per set of laws,
     then loaded from the on-disk cache)."""
-    from .build import _write
+    from .build import _write, load_generated
 
     t0 = time.perf_counter()
     numba = jit._numba()
@@ -83,16 +81,7 @@ def law_kernels(terms: Sequence[Any], nodes: int) -> LawKernels:
     source = (stamp + "import math\n\nfrom numba import cfunc\n\n\n" + law_source(terms, nodes)
               + "\n\n" + wrap + "\n")
     key = "s" + hashlib.sha256(source.encode()).hexdigest()[:20]
-    path = _write(source, key)
-    fns = _LOADED.get(key)
-    if fns is None:
-        name = f"porthamiltonian_laws_{key}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # Numba's cache finds functions through their module
-        spec.loader.exec_module(module)
-        fns = _LOADED[key] = tuple(getattr(module, f) for f in NAMES)
+    fns = load_generated(_write(source, key), f"porthamiltonian_laws_{key}", NAMES)
     idx = np.concatenate([t.indices for t in terms]).astype(np.int64)
     starts = np.cumsum([0] + [t.indices.size for t in terms]).astype(np.int64)
     rows = max([1] + [t.values.shape[0] for t in terms])
