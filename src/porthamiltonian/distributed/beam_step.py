@@ -237,8 +237,7 @@ class FusedBeamMidpoint:
                 X[k + 1:] = math.nan
                 break
             X[k + 1] = x_new
-            W[k] = (info.supplied, info.dissipated,
-                    info.delta_H - (info.supplied - info.dissipated))
+            W[k] = info.work
             self.counts += (info.newton_iterations, info.nfev)
             k += 1
         return X, W

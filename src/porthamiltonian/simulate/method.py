@@ -79,6 +79,13 @@ class StepInfo:
                         self.newton_iterations + other.newton_iterations,
                         self.nfev + other.nfev)
 
+    @property
+    def work(self) -> tuple[float, float, float]:
+        """``(supplied, dissipated, residual)`` (J), the residual being
+        ΔH − (supplied − dissipated): a block's row of work."""
+        return (self.supplied, self.dissipated,
+                self.delta_H - (self.supplied - self.dissipated))
+
 
 class Method:
     """Base class of every simulation method (the contract is the module docstring)."""

@@ -405,8 +405,7 @@ class ReactionStepper:
                     break
                 self.report["numpy_steps"] += 1
             X[k + 1] = x_new
-            W[k] = (info.supplied, info.dissipated,
-                    info.delta_H - (info.supplied - info.dissipated))
+            W[k] = info.work
             w = x_new - X[k]
             k += 1
         self._last = (h, w)

@@ -361,8 +361,7 @@ class SeparableStepper:
                 X[k + 1:] = math.nan
                 break
             X[k + 1] = x_new
-            W[k] = (info.supplied, info.dissipated,
-                    info.delta_H - (info.supplied - info.dissipated))
+            W[k] = info.work
             self.hstate[0] = 0
             k += 1
         self._end = (h, X[-1].copy())

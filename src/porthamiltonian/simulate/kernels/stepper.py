@@ -225,7 +225,6 @@ class CompiledStepper:
                 X[k + 1:] = math.nan
                 break
             X[k + 1] = x_new
-            W[k] = (info.supplied, info.dissipated,
-                    info.delta_H - (info.supplied - info.dissipated))
+            W[k] = info.work
             k += 1
         return X, W

@@ -252,7 +252,7 @@ def integrate(
         nsteps += 1
         iters += info.newton_iterations
         nfev += info.nfev
-        acc += (info.supplied, info.dissipated, info.delta_H - (info.supplied - info.dissipated))
+        acc += info.work
         at_stop = t_new == stop
         t = t_new
         if at_stop:
