@@ -214,9 +214,7 @@ class FusedBeamMidpoint:
         step (work supplied, work dissipated, balance residual) in J.  A step that fails
         in compiled code is retried by the NumPy step (halving it as needed); a row of
         NaN marks one that fails there too (the loop reports it)."""
-        from ..simulate.linalg.newton import NewtonFailure
-        from ..simulate.ode.stepping import advance
-        from ..simulate.options import MAX_HALVINGS
+        from ..simulate.kernels.choice import numpy_step
 
         K = times.size - 1
         X = np.empty((K + 1, dyn.n))
@@ -230,13 +228,11 @@ class FusedBeamMidpoint:
             k += int(_block(*args, X[k:], U[k:], float(h), W[k:]))
             if k == K:
                 break
-            try:
-                x_new, info = advance(self.base, float(times[k]), X[k], h,
-                                      h * 2.0**-MAX_HALVINGS)
-            except (NewtonFailure, np.linalg.LinAlgError):
+            taken = numpy_step(self.base, times[k], X[k], h)
+            if taken is None:
                 X[k + 1:] = math.nan
                 break
-            X[k + 1] = x_new
+            X[k + 1], info = taken
             W[k] = info.work
             self.counts += (info.newton_iterations, info.nfev)
             k += 1

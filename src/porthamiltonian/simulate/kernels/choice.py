@@ -7,10 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ... import jit
 from ...errors import SimulationError
+from ..linalg.newton import NewtonFailure
+from ..options import MAX_HALVINGS
 
-__all__ = ["run_blocker", "compiled_or_numpy"]
+__all__ = ["run_blocker", "compiled_or_numpy", "numpy_step"]
 
 
 def run_blocker(dyn: Any) -> str | None:
@@ -48,3 +52,15 @@ def compiled_or_numpy(stepper: Any, options: Any, reason: str | None,
                                   "use engine='auto' or 'numpy'")
         return stepper, {"engine": "numpy", "engine_reason": reason}
     return compiled, report(compiled)
+
+
+def numpy_step(stepper: Any, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, Any] | None:
+    """``stepper``'s step from ``(t, x)``, halved while Newton fails (as the loop halves
+    a failed step): what a compiled block falls back to; ``None`` when even the smallest
+    step fails."""
+    from ..ode.stepping import advance
+
+    try:
+        return advance(stepper, float(t), x, h, h * 2.0**-MAX_HALVINGS)  # type: ignore[no-any-return]
+    except (NewtonFailure, np.linalg.LinAlgError):
+        return None

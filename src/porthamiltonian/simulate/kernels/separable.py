@@ -31,9 +31,8 @@ import scipy.sparse as sps
 from ... import jit
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
-from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
-from .choice import compiled_or_numpy, run_blocker
+from .choice import compiled_or_numpy, numpy_step, run_blocker
 
 __all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
 
@@ -317,7 +316,6 @@ class SeparableStepper:
     def block(self, dyn: Dynamics, x: np.ndarray, times: np.ndarray,
               h: float) -> tuple[np.ndarray, np.ndarray]:
         """Steps of size ``h`` from ``times[0]`` (the contract of :mod:`..ode.lti_loop`)."""
-        from ..ode.stepping import advance
 
         st = self._st
         K = times.size - 1
@@ -354,13 +352,12 @@ class SeparableStepper:
                 where = self.offsets[sub] + 2.0 * self.gam[sub] / 3.0
                 self._factor(X[k] + where * h * fx, h, only=f)
                 continue
-            try:  # fresh factors did not do: the NumPy step, halved while Newton fails
-                x_new, info = advance(self.base, float(times[k]), X[k], h,
-                                      h * 2.0**-MAX_HALVINGS)
-            except (NewtonFailure, np.linalg.LinAlgError):
+            # fresh factors did not do: the NumPy step, halved while Newton fails
+            taken = numpy_step(self.base, times[k], X[k], h)
+            if taken is None:
                 X[k + 1:] = math.nan
                 break
-            X[k + 1] = x_new
+            X[k + 1], info = taken
             W[k] = info.work
             self.hstate[0] = 0
             k += 1

@@ -30,9 +30,8 @@ import numpy as np
 from ... import jit
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
-from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
-from .choice import compiled_or_numpy, run_blocker
+from .choice import compiled_or_numpy, numpy_step, run_blocker
 
 __all__ = ["engine_for", "CompiledStepper", "MAX_DENSE_STATES"]
 
@@ -202,7 +201,6 @@ class CompiledStepper:
         step (work supplied, work dissipated, balance residual) in J.  A step that fails
         in compiled code is retried by the NumPy method (halving it as needed); a row of
         NaN marks one that fails there too (the loop reports it)."""
-        from ..ode.stepping import advance
 
         st, kern = self._steps, self.kernels
         K = times.size - 1
@@ -218,13 +216,12 @@ class CompiledStepper:
             k += int(done)
             if k == K:
                 break
-            try:  # the NumPy step, halved while Newton fails (as the loop does)
-                x_new, info = advance(self.base, float(times[k]), X[k], h,
-                                      h * 2.0**-MAX_HALVINGS)
-            except (NewtonFailure, np.linalg.LinAlgError):
+            # the NumPy step, halved while Newton fails (as the loop does)
+            taken = numpy_step(self.base, times[k], X[k], h)
+            if taken is None:
                 X[k + 1:] = math.nan
                 break
-            X[k + 1] = x_new
+            X[k + 1], info = taken
             W[k] = info.work
             k += 1
         return X, W
