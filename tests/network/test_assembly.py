@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-from ladder_builders import chain_bondgraph, chain_network, ladder_bondgraph, ladder_network
 from network_helpers import A_matrix, same_eigenvalues, same_rhs
 
+from ladder_builders import chain_bondgraph, chain_network, ladder_bondgraph, ladder_network
 from porthamiltonian import PHS, DescriptorPHS, ModelError
 from porthamiltonian.bondgraph import BondGraph
 from porthamiltonian.bondgraph.generate import to_phs
