@@ -99,6 +99,7 @@ FAST = [
     ("dzhanibekov", "--steps", "5000", "--dt", "0.004", "--out", "{out}"),
     ("discrete_beam", "--out", "{out}"),
     ("lagrange_discrete_dirac", "--out", "{out}"),
+    ("fpu_recurrence", "--masses", "8", "--t-end", "200", "--out", "{out}"),
 ]
 
 SLOW = [

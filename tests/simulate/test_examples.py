@@ -70,3 +70,21 @@ def test_oscillator_midpoint_keeps_energy_where_rk45_drifts():
     assert errors["midpoint"][1] <= 1e-13 and errors["gauss2"][1] <= 1e-13
     assert errors["RK45"][1] > 1e-6  # RK45 at rtol 1e-6 drifts by orders of magnitude more
     assert errors["rk4"][1] > 100 * errors["midpoint"][1]
+
+
+def test_fpu_chain_keeps_h_and_the_linear_chain_keeps_every_mode_energy():
+    fpu = _load("fpu_recurrence")
+    # nonlinear chain: the modes exchange energy while H stays to round-off
+    res, E = fpu.run(masses=8, alpha=0.25, t_end=300.0, dt=0.5, amplitude=2.0)
+    H0 = res.H[0]
+    assert np.max(np.abs(res.H - H0)) <= 1e-12 * H0
+    assert E[0, 0] == pytest.approx(H0, rel=1e-12)  # all of it in mode 1 at the start
+    assert np.max(E[:, 1:].sum(axis=1)) > 1e-3 * H0  # … and some leaves it
+    # the mode energies add up to the quadratic part of H, the rest is Σ α r³/3
+    r = res.x[:, :9]
+    np.testing.assert_allclose(E.sum(axis=1) + 0.25 * np.sum(r**3, axis=1) / 3, res.H,
+                               rtol=1e-12)
+    # linear chain: each mode energy is a quadratic invariant, kept by AVF compositions
+    res, E = fpu.run(masses=8, alpha=0.0, t_end=300.0, dt=0.5, amplitude=2.0)
+    assert np.max(np.abs(E[:, 0] - E[0, 0])) <= 1e-12 * E[0, 0]
+    assert np.max(E[:, 1:]) <= 1e-12 * E[0, 0]
