@@ -36,6 +36,7 @@ LAYER: dict[str, int] = {
     # 1 core IR
     "dirac": 1, "structure": 1, "compiled": 1, "serialize": 1, "phs": 1, "descriptor": 1,
     "functional": 1, "interconnection": 1, "linear_ph": 1, "energy": 1,
+    "separable_terms": 1,
     # 2 back-ends
     "simulate": 2, "analysis": 2, "control": 2, "export": 2, "reduction": 2,
     # 3 front-ends
