@@ -377,6 +377,9 @@ class SeparableTerm:
                              f"{sorted(map(str, free)) or 'none'}; give the others in the "
                              "parameter dict")
         (var,) = free
+        if not var.is_real:  # a state is real: |x|' = sign(x), not a derivative of re(x)
+            real = sp.Symbol(var.name, real=True)
+            law, var = law.xreplace({var: real}), real
         if law.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
             raise ModelError(f"{where}: the law has a non-finite constant")
         idx = np.asarray(list(indices), dtype=np.int64).reshape(-1)
@@ -400,7 +403,12 @@ class SeparableTerm:
         degree: int | None = None
         if law.is_polynomial(var):
             degree = int(sp.Poly(law, var).degree())
-        return cls(law, var, syms, idx, values, degree)
+        try:
+            return cls(law, var, syms, idx, values, degree)
+        except Exception as e:  # noqa: BLE001 (SymPy's NumPy printer refuses e.g. DiracDelta)
+            raise ModelError(f"{where}: its derivatives h', h'' cannot be evaluated "
+                             f"numerically ({type(e).__name__}: {str(e).splitlines()[0]}); "
+                             "write the law with smooth functions") from None
 
     def evaluate(self, order: int, x: np.ndarray) -> np.ndarray:
         """:math:`h^{(order)}` at the states' values ``x`` (order 0, 1, 2)."""

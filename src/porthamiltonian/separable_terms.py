@@ -21,7 +21,7 @@ from .errors import ModelError
 __all__ = ["separable_parts", "law_form"]
 
 #: the state variable of a law template
-VARIABLE = sp.Symbol("x")
+VARIABLE = sp.Symbol("x", real=True)
 
 
 def separable_parts(system: Any) -> tuple[dict[str, Any], list[tuple[Any, Any, Any]]]:

@@ -93,3 +93,15 @@ def test_what_is_not_separable_is_refused_by_name():
         SeparablePHS.from_phs(open_parameter)
     with pytest.raises(ModelError, match="give a symbolic PHS"):
         SeparablePHS.from_phs(open_parameter.with_parameters(k=2.0).numeric())
+
+
+def test_a_kinked_law_is_read_on_a_real_state():
+    # |q|' = sign(q) on a real state (a complex placeholder would leave Derivative(re(x)))
+    q, p = sp.symbols("q p", real=True)
+    sys = PHS(sp.Matrix([[0, 1], [-1, 0]]), hamiltonian=sp.Abs(q) + p**2 / 2, states=[q, p])
+    sep = SeparablePHS.from_phs(sys)
+    np.testing.assert_allclose(sep.gradient(np.array([-0.3, 0.2])), [-1.0, 0.2], rtol=1e-15)
+    x = sp.Symbol("x")  # a user's law in a plain (complex) symbol gets the same
+    direct = SeparablePHS(J=np.array([[0.0, 1.0], [-1.0, 0.0]]),
+                          terms=[(sp.Abs(x), [0], {}), (x**2 / 2, [1], {})])
+    np.testing.assert_allclose(direct.gradient(np.array([0.4, -0.5])), [1.0, -0.5])
