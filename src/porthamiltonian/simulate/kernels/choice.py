@@ -14,7 +14,7 @@ from ...errors import SimulationError
 from ..linalg.newton import NewtonFailure
 from ..options import MAX_HALVINGS
 
-__all__ = ["run_blocker", "compiled_or_numpy", "numpy_step"]
+__all__ = ["run_blocker", "compiled_or_numpy", "numpy_step", "call_entry"]
 
 
 def run_blocker(dyn: Any) -> str | None:
@@ -64,3 +64,17 @@ def numpy_step(stepper: Any, t: float, x: np.ndarray, h: float) -> tuple[np.ndar
         return advance(stepper, float(t), x, h, h * 2.0**-MAX_HALVINGS)  # type: ignore[no-any-return]
     except (NewtonFailure, np.linalg.LinAlgError):
         return None
+
+
+def call_entry(entries: dict[Any, Any], kernel: Any, *args: Any) -> Any:
+    """``kernel(*args)`` through its machine-code entry point for these argument types,
+    looked up (compiled or loaded) once and kept in ``entries``: Numba's dispatcher types
+    every argument on every call, which for function-valued arguments costs ~0.2 ms, the
+    time of dozens of small steps.  The callers pass arrays of the same types
+    (contiguous float64/int64 of the same dimensions) every time, by construction."""
+    entry = entries.get(kernel)
+    if entry is None:
+        sig = tuple(kernel.typeof_pyval(a) for a in args)
+        kernel.compile(sig)
+        entry = entries[kernel] = kernel.overloads[sig].entry_point
+    return entry(*args)

@@ -38,7 +38,7 @@ from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
-from .choice import compiled_or_numpy, run_blocker
+from .choice import call_entry, compiled_or_numpy, run_blocker
 
 __all__ = ["ReactionStepper", "reaction_engine", "reaction_marker"]
 
@@ -151,12 +151,7 @@ class ReactionStepper:
     def _call(self, kernel: Any, *args: Any) -> Any:
         """A compiled kernel through its machine-code entry point (no per-call typing of
         the arguments; see :mod:`.stepper`)."""
-        entry = self._entries.get(kernel)
-        if entry is None:
-            sig = tuple(kernel.typeof_pyval(a) for a in args)
-            kernel.compile(sig)
-            entry = self._entries[kernel] = kernel.overloads[sig].entry_point
-        return entry(*args)
+        return call_entry(self._entries, kernel, *args)
 
     def _warm_up(self) -> None:
         """Compile (or load) the kernels now, outside the run time, on a copy of x = 1."""

@@ -32,7 +32,7 @@ from ... import jit
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..problem.dynamics import Dynamics
-from .choice import compiled_or_numpy, numpy_step, run_blocker
+from .choice import call_entry, compiled_or_numpy, numpy_step, run_blocker
 
 __all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
 
@@ -155,12 +155,7 @@ class SeparableStepper:
     def _call(self, kernel: Any, *args: Any) -> Any:
         """A compiled kernel through its machine-code entry point (Numba's dispatch would
         type the function-valued arguments at every call; see :mod:`.stepper`)."""
-        entry = self._entries.get(kernel)
-        if entry is None:
-            sig = tuple(kernel.typeof_pyval(a) for a in args)
-            kernel.compile(sig)
-            entry = self._entries[kernel] = kernel.overloads[sig].entry_point
-        return entry(*args)
+        return call_entry(self._entries, kernel, *args)
 
     def _warm_up(self) -> None:
         """Compile (or load) the block and points kernels now, outside the run time."""

@@ -31,7 +31,7 @@ from ... import jit
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..problem.dynamics import Dynamics
-from .choice import compiled_or_numpy, numpy_step, run_blocker
+from .choice import call_entry, compiled_or_numpy, numpy_step, run_blocker
 
 __all__ = ["engine_for", "CompiledStepper", "MAX_DENSE_STATES"]
 
@@ -142,17 +142,8 @@ class CompiledStepper:
         self.dyn.points = self.points
 
     def _call(self, kernel: Any, *args: Any) -> Any:
-        """Call a compiled kernel through its machine-code entry point: Numba's dispatch
-        types every argument on every call, which for the model's function values costs
-        ~0.2 ms — the time of dozens of steps.  The entry point for these argument types
-        is looked up (compiled or loaded) once; the arrays passed later have the same
-        types (contiguous float64/int64 of the same dimensions) by construction."""
-        entry = self._entries.get(kernel)
-        if entry is None:
-            sig = tuple(kernel.typeof_pyval(a) for a in args)
-            kernel.compile(sig)
-            entry = self._entries[kernel] = kernel.overloads[sig].entry_point
-        return entry(*args)
+        """A compiled kernel through its machine-code entry point (:func:`.call_entry`)."""
+        return call_entry(self._entries, kernel, *args)
 
     def points(self, X: np.ndarray, U: np.ndarray) -> tuple[np.ndarray, ...]:
         """``(Y, H, stored, supplied, dissipated)`` of saved points ``X`` (K × n) with
