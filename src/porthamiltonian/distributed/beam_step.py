@@ -45,10 +45,10 @@ import numpy as np
 import scipy.sparse as sps
 
 from .. import jit
+from ..simulate.linalg.stopping import at_floor, full_converged, residual_accepted
 
 __all__ = ["FusedBeamMidpoint", "band_structure", "precompile", "marker"]
 
-_EPS = 2.220446049250313e-16
 _TINY = 1e-300
 #: iterations of a solve with frozen factors (as ``SimplifiedNewton``)
 FROZEN_ITERATIONS = 8
@@ -432,12 +432,12 @@ def _newton(ints: np.ndarray, reals: np.ndarray, q: np.ndarray, maps: tuple, coe
         if not math.isfinite(size):
             return False
         if frozen:
-            if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
+            if at_floor(size, prev, bound, tol):
                 _residual(ints, reals, q, x, d, h, u, xm, w, f, r[:n])
                 counts[1] += 1
-                if _max_abs(r[:n]) <= tol * (0.1 * _max_abs(d) + 1e-3 * bound):
+                if residual_accepted(_max_abs(r[:n]), _max_abs(d), bound, tol):
                     return True
-        elif size <= tol * bound or (size >= prev and size <= 1e-8 * bound):
+        elif full_converged(size, prev, bound, tol):
             return True
         if k > 3 and size > prev:
             return False

@@ -67,6 +67,7 @@ import numpy as np
 from ..jit import njit
 from ..simulate.dae.midpoint import REFRESH_AFTER
 from ..simulate.linalg.newton import SimplifiedNewton
+from ..simulate.linalg.stopping import at_floor, full_converged, residual_accepted
 
 __all__ = ["residual", "factor", "energy", "ports", "point", "points",
            "step_outputs", "march", "reduced_dense", "OK", "FAILED", "SINGULAR", "NONFINITE"]
@@ -79,7 +80,6 @@ OK, FAILED, SINGULAR, NONFINITE = 0, 1, 2, 3
 MAX_BACKOFF = SimplifiedNewton.MAX_BACKOFF
 #: iterations a simplified-Newton attempt may take before it counts as failed
 SIMPLIFIED_ITER = 8
-_EPS = float(np.finfo(float).eps)
 
 
 # ---------------------------------------------------------------- small pieces
@@ -996,7 +996,7 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
                 nfev += 1
                 if testing:
                     testing = False
-                    if _maxabs(F) <= tol * (0.1 * wmax + 1e-3 * bound):
+                    if residual_accepted(_maxabs(F), wmax, bound, tol):
                         st = OK
                         break
                     # not converged: this F serves the next iteration
@@ -1021,11 +1021,10 @@ def march(x: np.ndarray, t: np.ndarray, h: np.ndarray, save: np.ndarray, U: np.n
                 if not np.isfinite(size):
                     break
                 if mode != 2:  # linear convergence: to the round-off floor, then test F
-                    if size <= 16 * _EPS * bound or (size <= tol * bound
-                                                     and size >= 0.3 * prev):
+                    if at_floor(size, prev, bound, tol):
                         testing = True
                         continue
-                elif size <= tol * bound or (size >= prev and size <= 1e-8 * bound):
+                elif full_converged(size, prev, bound, tol):
                     st = OK
                     break
                 if (it > 3 and size > prev) or it == max_iter:

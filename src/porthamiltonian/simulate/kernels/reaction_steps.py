@@ -46,6 +46,7 @@ import math
 import numpy as np
 
 from ...jit import njit
+from ..linalg.stopping import at_floor
 from .sparse_steps import FAILED, OK, REFACTOR, csr_add, lu_solve, max_abs
 
 __all__ = ["GONZALEZ", "AVF", "OK", "REFACTOR", "FAILED", "step", "block", "points"]
@@ -271,7 +272,7 @@ def newton(kind: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, net
         if alpha < 1.0:
             prev = np.inf
             continue
-        if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
+        if at_floor(size, prev, bound, tol):
             residual(kind, x, w, h, u, net, meth, wk, r)
             counts[1] += 1
             small = tol * (0.1 * max_abs(w) + 1e-3 * bound)

@@ -38,11 +38,11 @@ import math
 import numpy as np
 
 from ...jit import njit
+from ..linalg.stopping import at_floor, residual_accepted
 
 MIDPOINT, AVF = 0, 2
 #: status of a block: all steps done / refactor, then go on / the step failed
 OK, REFACTOR, FAILED = 0, 1, 2
-_EPS = 2.220446049250313e-16
 _TINY = 1e-300
 
 
@@ -220,10 +220,10 @@ def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, hs: float, u: np
         # at the round-off floor or stagnating.  Not earlier: stopping when the predicted
         # rest ρ/(1 − ρ)·size of the iteration is below the floor saves a solve, but the
         # rest has one sign step after step and H then drifts (1e-12 in 10⁴ avf6 steps)
-        if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
+        if at_floor(size, prev, bound, tol):
             residual(fns, kind, x, w, hs, u, lay, mats, r, z, f, xm)
             counts[1] += 1
-            if max_abs(r) <= tol * (0.1 * max_abs(w) + 1e-3 * bound):
+            if residual_accepted(max_abs(r), max_abs(w), bound, tol):
                 return k
         if k > 3 and size > prev:
             return -1

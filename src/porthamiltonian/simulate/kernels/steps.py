@@ -32,11 +32,11 @@ import math
 import numpy as np
 
 from ...jit import njit
+from ..linalg.stopping import at_floor, full_converged, residual_accepted
 
 MIDPOINT, GONZALEZ, AVF, GAUSS = 0, 1, 2, 3
 #: status codes of a step
 OK, NEWTON_FAILED = 0, 1
-_EPS = 2.220446049250313e-16
 _TINY = 1e-300
 
 
@@ -378,12 +378,12 @@ def newton(fns: tuple, kind: int, x: np.ndarray, w: np.ndarray, h: float, us: np
         if not math.isfinite(size):
             return False
         if frozen:
-            if size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev):
+            if at_floor(size, prev, bound, tol):
                 residual(fns, kind, x, w, h, us, p, meth, r, V, M, G, VN)
                 counts[1] += 1
-                if max_abs(r) <= tol * (0.1 * max_abs(w) + 1e-3 * bound):
+                if residual_accepted(max_abs(r), max_abs(w), bound, tol):
                     return True
-        elif size <= tol * bound or (size >= prev and size <= 1e-8 * bound):
+        elif full_converged(size, prev, bound, tol):
             return True
         if k > 3 and size > prev:
             return False

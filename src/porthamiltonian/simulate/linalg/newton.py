@@ -37,9 +37,9 @@ import scipy.linalg as sla
 import scipy.sparse as sps
 
 from ..._matrices import sparse_lu
+from .stopping import at_floor, full_converged, residual_accepted
 
 _getrs = sla.lapack.dgetrs
-_EPS = float(np.finfo(float).eps)
 
 __all__ = ["Factorization", "NewtonFailure", "NewtonResult", "newton", "cached_factorization",
            "SimplifiedNewton"]
@@ -157,14 +157,13 @@ def newton(
         if not np.isfinite(size):
             raise NewtonFailure("non-finite Newton update")
         if frozen:  # linear convergence: iterate down to the round-off floor, then check F
-            floor = size <= 16 * _EPS * bound or (size <= tol * bound and size >= 0.3 * prev)
-            if floor:
+            if at_floor(size, prev, bound, tol):
                 r = residual(w)
                 nfev += 1
                 wmax = float(np.max(np.abs(w), initial=0.0))
-                if float(np.max(np.abs(r), initial=0.0)) <= tol * (0.1 * wmax + 1e-3 * bound):
+                if residual_accepted(float(np.max(np.abs(r), initial=0.0)), wmax, bound, tol):
                     return NewtonResult(w, k, nfev)
-        elif size <= tol * bound or (size >= prev and size <= 1e-8 * bound):
+        elif full_converged(size, prev, bound, tol):
             return NewtonResult(w, k, nfev)
         if k > 3 and size > prev:
             raise NewtonFailure(f"Newton diverging (update {size:.3g} after {k} iterations)")
