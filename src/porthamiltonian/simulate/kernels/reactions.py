@@ -39,6 +39,7 @@ from ..method import StepInfo
 from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
 from .choice import call_entry, compiled_or_numpy, run_blocker
+from .sparse_steps import split_lu
 
 __all__ = ["ReactionStepper", "reaction_engine", "reaction_marker"]
 
@@ -95,21 +96,9 @@ def pack_lu(lu: Any, n: int) -> tuple[np.ndarray, ...]:
     """SuperLU factors as the one-factor arrays :func:`.sparse_steps.lu_solve` takes:
     L and U strictly triangular (CSR) with inverted diagonals, inverse ``perm_r``,
     ``perm_c``."""
-    parts: list[np.ndarray] = []
-    for T in (lu.L, lu.U):
-        T = sps.csr_matrix(T)
-        T.sort_indices()  # ascending columns: the order the compiled refactorization needs
-        rows = np.repeat(np.arange(n), np.diff(T.indptr))
-        diag = T.indices == rows
-        inv = np.empty(n)
-        inv[rows[diag]] = 1.0 / T.data[diag]
-        keep = ~diag
-        ptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=n))])
-        parts += [ptr.astype(np.int64)[None, :], T.indices[keep].astype(np.int64)[None, :],
-                  np.ascontiguousarray(T.data[keep], dtype=float)[None, :], inv[None, :]]
-    ipr = np.empty(n, dtype=np.int64)
-    ipr[lu.perm_r] = np.arange(n)
-    return (*parts, ipr[None, :], np.asarray(lu.perm_c, dtype=np.int64)[None, :])
+    parts, ipr = split_lu(lu, n)
+    rows = [a[None, :] for part in parts for a in part]
+    return (*rows, ipr[None, :], np.asarray(lu.perm_c, dtype=np.int64)[None, :])
 
 
 class ReactionStepper:

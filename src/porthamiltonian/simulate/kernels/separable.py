@@ -33,6 +33,7 @@ from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..problem.dynamics import Dynamics
 from .choice import call_entry, compiled_or_numpy, numpy_step, run_blocker
+from .sparse_steps import split_lu
 
 __all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
 
@@ -229,16 +230,7 @@ class SeparableStepper:
         """Split factor ``f``'s L and U into strictly triangular CSR arrays and inverted
         diagonals, into row ``f`` of the packed arrays (grown when needed)."""
         n = self.dyn.n
-        parts = []
-        for T in (lu.L, lu.U):
-            T = sps.csr_matrix(T)
-            rows = np.repeat(np.arange(n), np.diff(T.indptr))
-            diag = T.indices == rows
-            inv = np.empty(n)
-            inv[rows[diag]] = 1.0 / T.data[diag]
-            keep = ~diag
-            ptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=n))])
-            parts.append((ptr, T.indices[keep], T.data[keep], inv))
+        parts, iperm = split_lu(lu, n)
         need = max(1, parts[0][1].size, parts[1][1].size)
         if self.fac is None or self.fac[1].shape[1] < need:
             self._allocate(need)
@@ -247,8 +239,7 @@ class SeparableStepper:
                                                                 (up, ui, uv, ud)), strict=True):
             P[f], D[f] = ptr, inv
             I[f, :cols.size], V[f, :cols.size] = cols, vals
-        ipr[f, lu.perm_r] = np.arange(n)
-        pc[f] = lu.perm_c
+        ipr[f], pc[f] = iperm, lu.perm_c
 
     def _allocate(self, nnz: int) -> None:
         """Packed factor arrays for all sizes with room for ``nnz`` off-diagonal entries

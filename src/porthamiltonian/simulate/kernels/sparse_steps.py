@@ -34,6 +34,7 @@ is the sum over its substeps.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -92,6 +93,29 @@ def csr_t_add(ptr: np.ndarray, idx: np.ndarray, val: np.ndarray, v: np.ndarray,
         vi = v[i]
         for q in range(ptr[i], ptr[i + 1]):
             out[idx[q]] += val[q] * vi
+
+
+def split_lu(lu: Any, n: int) -> tuple[list[tuple[np.ndarray, ...]], np.ndarray]:
+    """SuperLU factors ``lu`` of an n × n matrix in the layout :func:`lu_solve` takes:
+    ``[(ptr, columns, values, 1/diagonal) of L, the same of U]`` — strictly triangular
+    CSR with ascending columns — and the inverse of ``perm_r``."""
+    import scipy.sparse as sps
+
+    parts = []
+    for T in (lu.L, lu.U):
+        T = sps.csr_matrix(T)
+        T.sort_indices()  # ascending columns (the reaction steps' refactorization needs it)
+        rows = np.repeat(np.arange(n), np.diff(T.indptr))
+        diag = T.indices == rows
+        inv = np.empty(n)
+        inv[rows[diag]] = 1.0 / T.data[diag]
+        keep = ~diag
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=n))])
+        parts.append((ptr.astype(np.int64), T.indices[keep].astype(np.int64),
+                      np.ascontiguousarray(T.data[keep], dtype=float), inv))
+    ipr = np.empty(n, dtype=np.int64)
+    ipr[lu.perm_r] = np.arange(n)
+    return parts, ipr
 
 
 @njit
