@@ -75,24 +75,35 @@ def energies(x: np.ndarray, net: tuple, out: np.ndarray) -> None:
 
 
 @njit
-def conductances(mu: np.ndarray, net: tuple, g: np.ndarray) -> None:
-    r""":math:`\gamma_r` (mol²/(J·s)) from the affinities :math:`A^{f,b} = \nu^{f,bT}\mu +
-    A^{f,b}_0` (module docstring).  The gathers of the affinities and the exponentials
-    are separate loops: the second then runs on whole vectors."""
-    par, fp, fi, fv, bp, bi, bv = net[1], net[5], net[6], net[7], net[8], net[9], net[10]
-    af0, ab0, kappa = net[11], net[12], net[13]
-    RT = par[0]
-    nr = g.size
-    d, b = np.empty(nr), np.empty(nr)
-    for r in range(nr):
-        af = af0[r]
+def affinities(mu: np.ndarray, net: tuple, af: np.ndarray, ab: np.ndarray) -> None:
+    r"""The forward and backward affinities :math:`A^{f,b} = \nu^{f,bT}\mu + A^{f,b}_0`
+    (J/mol) of every reaction, into ``af`` and ``ab``."""
+    fp, fi, fv, bp, bi, bv = net[5], net[6], net[7], net[8], net[9], net[10]
+    af0, ab0 = net[11], net[12]
+    for r in range(af.size):
+        a = af0[r]
         for q in range(fp[r], fp[r + 1]):
-            af += fv[q] * mu[fi[q]]
-        ab = ab0[r]
+            a += fv[q] * mu[fi[q]]
+        af[r] = a
+        b = ab0[r]
         for q in range(bp[r], bp[r + 1]):
-            ab += bv[q] * mu[bi[q]]
-        a, b[r] = af / RT, ab / RT
-        d[r] = a - b[r]
+            b += bv[q] * mu[bi[q]]
+        ab[r] = b
+
+
+@njit
+def conductances(mu: np.ndarray, net: tuple, g: np.ndarray) -> None:
+    r""":math:`\gamma_r` (mol²/(J·s)) from the affinities (:func:`affinities`; module
+    docstring).  The gathers of the affinities and the exponentials are separate loops:
+    the second then runs on whole vectors."""
+    RT, kappa = net[1][0], net[13]
+    nr = g.size
+    af, b = np.empty(nr), np.empty(nr)
+    affinities(mu, net, af, b)  # b: A^b, scaled to A^b/RT below
+    d = np.empty(nr)
+    for r in range(nr):
+        b[r] /= RT
+        d[r] = af[r] / RT - b[r]
     _log_mean(d, b, kappa, RT, g)
 
 
@@ -366,23 +377,16 @@ def step_matrix(x: np.ndarray, h: float, net: tuple, trip: tuple, out: np.ndarra
     :math:`\partial_{n_j}(N_sv)_i = \sum_r N_{ir}(e^f_r\nu^f_{jr} - e^b_r\nu^b_{jr})RT/n_j`,
     :math:`e^{f,b}_r = \kappa_re^{A^{f,b}_r/RT}/RT`.  ``trip`` = (entry, N_ir, r, j,
     ν^f_jr, ν^b_jr) per contribution, then the entries of the identity."""
-    par, fp, fi, fv, bp, bi, bv = net[1], net[5], net[6], net[7], net[8], net[9], net[10]
-    af0, ab0, kappa = net[11], net[12], net[13]
     entry, coef, react, col, nuf, nub, diag = trip
-    RT = par[0]
+    RT, kappa = net[1][0], net[13]
     n, nr = x.size, kappa.size
     mu = np.empty(n)
     potentials(x, net, mu)
     ef, eb = np.empty(nr), np.empty(nr)
+    affinities(mu, net, ef, eb)
     for r in range(nr):
-        af = af0[r]
-        for q in range(fp[r], fp[r + 1]):
-            af += fv[q] * mu[fi[q]]
-        ab = ab0[r]
-        for q in range(bp[r], bp[r + 1]):
-            ab += bv[q] * mu[bi[q]]
-        ef[r] = kappa[r] * math.exp(af / RT) / RT
-        eb[r] = kappa[r] * math.exp(ab / RT) / RT
+        ef[r] = kappa[r] * math.exp(ef[r] / RT) / RT
+        eb[r] = kappa[r] * math.exp(eb[r] / RT) / RT
     out[:] = 0.0
     for q in range(diag.size):
         out[diag[q]] = 1.0
