@@ -1,6 +1,8 @@
-"""Whether a run gets compiled steps: the reasons shared by every compiled path (dense
-kernels, separable sparse steps, reaction steps) and the one way of trying a build and
-reporting the outcome, ``{"engine": "numba" | "numpy", "engine_reason": …}``."""
+"""What the compiled steppers share: whether a run gets compiled steps (the reasons common
+to every compiled path — dense kernels, separable sparse steps, reaction steps — and the
+one way of trying a build and reporting ``{"engine": "numba" | "numpy",
+"engine_reason": …}``), the NumPy step a compiled block falls back to, the calls of
+compiled kernels through their entry points, and the inputs of a block's stages."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from ...errors import SimulationError
 from ..linalg.newton import NewtonFailure
 from ..options import MAX_HALVINGS
 
-__all__ = ["run_blocker", "compiled_or_numpy", "numpy_step", "call_entry"]
+__all__ = ["run_blocker", "compiled_or_numpy", "numpy_step", "call_entry", "stage_inputs"]
 
 
 def run_blocker(dyn: Any) -> str | None:
@@ -78,3 +80,15 @@ def call_entry(entries: dict[Any, Any], kernel: Any, *args: Any) -> Any:
         kernel.compile(sig)
         entry = entries[kernel] = kernel.overloads[sig].entry_point
     return entry(*args)
+
+
+def stage_inputs(signal: Any, starts: np.ndarray, nodes: np.ndarray, h: float, m: int,
+                 x: np.ndarray) -> np.ndarray:
+    """``U[k, i] = u(t_k + c_i h)`` (K × s × m) for steps from ``starts`` with stage or
+    substep times ``nodes`` = c_i (no feedback: ``x`` is passed, not used)."""
+    U = np.zeros((starts.size, nodes.size, m))
+    if m:
+        for k in range(starts.size):
+            for i in range(nodes.size):
+                U[k, i] = signal(float(starts[k] + nodes[i] * h), x)
+    return U

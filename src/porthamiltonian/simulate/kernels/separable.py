@@ -32,7 +32,7 @@ from ... import jit
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..problem.dynamics import Dynamics
-from .choice import call_entry, compiled_or_numpy, numpy_step, run_blocker
+from .choice import call_entry, compiled_or_numpy, numpy_step, run_blocker, stage_inputs
 from .sparse_steps import split_lu
 
 __all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
@@ -262,14 +262,8 @@ class SeparableStepper:
 
     def _inputs(self, starts: np.ndarray, h: float, x: np.ndarray) -> np.ndarray:
         """Substep inputs ``U[k, i] = u(t_k + (c_i + γ_i/2) h)`` (no feedback)."""
-        K, s, m = starts.size, self.gam.size, self.dyn.m
-        U = np.zeros((K, s, m))
-        if m:
-            mid = self.offsets + 0.5 * self.gam
-            for k in range(K):
-                for i in range(s):
-                    U[k, i] = self.dyn.signal(float(starts[k] + mid[i] * h), x)
-        return U
+        return stage_inputs(self.dyn.signal, starts, self.offsets + 0.5 * self.gam, h,
+                            self.dyn.m, x)
 
     def _choose_solvers(self, x: np.ndarray, h: float) -> None:
         r"""Per substep: the Neumann series of the step matrix when

@@ -31,7 +31,7 @@ from ... import jit
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..problem.dynamics import Dynamics
-from .choice import call_entry, compiled_or_numpy, numpy_step, run_blocker
+from .choice import call_entry, compiled_or_numpy, numpy_step, run_blocker, stage_inputs
 
 __all__ = ["engine_for", "CompiledStepper", "MAX_DENSE_STATES"]
 
@@ -162,14 +162,7 @@ class CompiledStepper:
 
     def _inputs(self, starts: np.ndarray, h: float, x: np.ndarray) -> np.ndarray:
         """Stage inputs ``U[k, i] = u(t_k + c_i h)`` (no feedback: ``x`` is not used)."""
-        K, s, m = starts.size, self.c.size, self.dyn.m
-        U = np.zeros((K, s, m))
-        if m:
-            u = self.dyn.signal
-            for k in range(K):
-                for i in range(s):
-                    U[k, i] = u(float(starts[k] + self.c[i] * h), x)
-        return U
+        return stage_inputs(self.dyn.signal, starts, self.c, h, self.dyn.m, x)
 
     def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]:
         """One compiled step (adaptive steps, events); raises :class:`NewtonFailure`."""
