@@ -33,8 +33,8 @@ def separable_parts(system: Any) -> tuple[dict[str, Any], list[tuple[Any, Any, A
         raise ModelError("SeparablePHS.from_phs: give a symbolic PHS (a numeric PHS has a "
                          "quadratic H and runs on the linear steps as it is)")
     values = system.parameter_values()
-    missing = [p for p in system.free_parameters()
-               if all(s.name != p for s in values)]
+    given = {s.name for s in values}
+    missing = [p for p in system.free_parameters() if p not in given]
     if missing:
         raise ModelError(f"SeparablePHS.from_phs: parameters without a value: "
                          f"{', '.join(missing)}; give them with sys.with_parameters(...)")

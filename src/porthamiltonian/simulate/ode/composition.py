@@ -14,8 +14,7 @@ a lossless, unforced system :math:`H` is conserved to round-off at order 4 or 6:
   3 substeps, order 4.
 - ``avf6``: Kahan & Li's nine-stage method s9odr6a (W. Kahan, R.-C. Li, *Composition
   constants for raising the orders of unconventional schemes for ordinary differential
-  equations*, Math. Comp. 66, 1997), order 6, error constant ~100× below the triple jump
-  of the triple jump.
+  equations*, Math. Comp. 66, 1997), order 6.
 
 **Losses and backward substeps.**  Both take a substep with :math:`\gamma_i < 0`: a step
 backwards in time, where a damper *supplies* energy (the recorded dissipated work of that
@@ -68,7 +67,6 @@ class AVFComposition(OneStepMethod):
         super().__init__(dyn, newton_tol=base.newton_tol, max_newton=base.max_newton)
         #: the AVF step composed (a compiled one when the engine replaces it)
         self.inner: Any = base
-        self.base = base
         offsets = np.concatenate([[0.0], np.cumsum(self.gammas)[:-1]])
         #: start of each substep as a fraction of the step
         self.offsets = offsets
