@@ -139,15 +139,16 @@ class _DiscreteGradientMethod(OneStepMethod):
         if dyn.num.linear:
             return self._midpoint.step(t, x, h)
         num, tm, n = dyn.num, t + 0.5 * h, dyn.n
+        u_at = dyn.input_at(tm, x)
 
         def F(d: np.ndarray) -> np.ndarray:
             xm = x + 0.5 * d
             z, _ = self.dgrad(x, d, derivative=False)
-            return d - h * dyn.f_effort(xm, z, dyn.u(tm, xm))
+            return d - h * dyn.f_effort(xm, z, u_at(xm))
 
         def Jac(d: np.ndarray) -> Any:
             xm = x + 0.5 * d
-            um = dyn.u(tm, xm)
+            um = u_at(xm)
             _, Dz = self.dgrad(x, d)
             sparse = self._sparse_jacobian(tm, xm, um, Dz, h)
             if sparse is not None:
@@ -163,7 +164,7 @@ class _DiscreteGradientMethod(OneStepMethod):
         self._last = (t + h, x + d, h, d)
         xm = x + 0.5 * d
         z, _ = self.dgrad(x, d, derivative=False)
-        supplied, dissipated = dyn.port_powers(xm, z, dyn.u(tm, xm))
+        supplied, dissipated = dyn.port_powers(xm, z, u_at(xm))
         x_new = x + d
         info = StepInfo(h * supplied, h * dissipated, dyn.delta_H(x, x_new),
                         res.iterations, res.nfev)

@@ -104,11 +104,7 @@ class Midpoint(OneStepMethod):
     def step(self, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, StepInfo]:
         dyn = self.dyn
         tm = t + 0.5 * h
-        # without feedback u(t_m) is one value per step: evaluated once, not per iteration
-        u_mid = None if dyn.signal.feedback else dyn.u(tm, x)
-
-        def u_at(xm: np.ndarray) -> np.ndarray:
-            return dyn.u(tm, xm) if u_mid is None else u_mid
+        u_at = dyn.input_at(tm, x)
 
         def F(d: np.ndarray) -> np.ndarray:
             xm = x + 0.5 * d

@@ -11,6 +11,7 @@ makes their discrete power balance exact (Gonzalez 1996; Celledoni et al. 2017).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,14 @@ class Dynamics:
     def u(self, t: float, x: np.ndarray) -> np.ndarray:
         """Input at time ``t`` (s) and state ``x``."""
         return self.signal(t, x)
+
+    def input_at(self, t: float, x: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        """``u(t, ·)`` for the Newton iterations of one step: an input that does not feed
+        back the state is one value at ``t``, evaluated once here, not per iteration."""
+        if self.signal.feedback:
+            return lambda xm: self.signal(t, xm)
+        u = self.signal(t, x)
+        return lambda xm: u
 
     def f(self, x: np.ndarray, u: np.ndarray) -> np.ndarray:
         r""":math:`\dot x = (J-R)\nabla H + (G-P)u`."""
