@@ -196,15 +196,19 @@ def norm_scale(*mats: Matrix) -> float:
     return scale
 
 
-def block_inverse(W: Any, max_block: int = 96) -> Any | None:
+def block_inverse(W: Any, max_block: int = 96, cond_limit: float | None = None) -> Any | None:
     """The inverse of a block-diagonal sparse matrix, block by block (all blocks of one
     size at once), or ``None`` when a block — a connected component of its sparsity
-    graph — is larger than ``max_block``: the inverse would no longer be sparse.
+    graph — is larger than ``max_block`` (the inverse would no longer be sparse) or, with
+    ``cond_limit``, has a larger condition number (its inverse would be noise).
     Raises :class:`ModelError` for a singular block."""
     W = sps.csr_array(W)
     n = W.shape[0]
     if n == 0:
         return sps.csr_array((0, 0))
+    diagonal = W.diagonal()
+    if W.nnz == n and np.all(diagonal != 0.0):  # a diagonal matrix: a division each
+        return sps.csr_array(sps.diags(1.0 / diagonal, format="csr"))
     ncomp, label = connected_components(W, directed=False)
     sizes = np.bincount(label)
     if sizes.max() > max_block:
@@ -215,19 +219,28 @@ def block_inverse(W: Any, max_block: int = 96) -> Any | None:
     for s in np.unique(sizes):  # invert all blocks of one size at once
         comps = np.flatnonzero(sizes == s)
         idx = np.stack([order[starts[c]:starts[c] + s] for c in comps])  # (nb, s)
-        dense = np.stack([W[i][:, i].toarray() for i in idx]) if s > 1 else \
-            W.diagonal()[idx][:, :, None]
-        try:
-            inv = np.linalg.inv(dense)
-        except np.linalg.LinAlgError as exc:
-            raise ModelError("a block-diagonal mass matrix is singular: check that "
-                             "densities, compliances and capacities are positive") from exc
+        if s == 1:  # 1 × 1 blocks: a division each (what LAPACK would do, without it)
+            dense = W.diagonal()[idx]
+            if np.any(dense == 0.0):
+                raise ModelError(_SINGULAR_BLOCK)
+            inv = 1.0 / dense
+        else:
+            dense = np.stack([W[i][:, i].toarray() for i in idx])
+            if cond_limit is not None and np.any(np.linalg.cond(dense) > cond_limit):
+                return None
+            try:
+                inv = np.linalg.inv(dense)
+            except np.linalg.LinAlgError as exc:
+                raise ModelError(_SINGULAR_BLOCK) from exc
         rows.append(np.repeat(idx, s, axis=1).ravel())
         cols.append(np.tile(idx, (1, s)).ravel())
         vals.append(inv.ravel())
     return sps.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                          shape=(n, n))
 
+
+_SINGULAR_BLOCK = ("a block-diagonal mass matrix is singular: check that densities, "
+                   "compliances and capacities are positive")
 
 #: sparse matrices at least this large try the symmetric ordering first
 SYMMETRIC_ORDERING_FROM = 200

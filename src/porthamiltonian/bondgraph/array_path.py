@@ -47,6 +47,8 @@ import scipy.sparse as sps
 import sympy as sp
 from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
+from .. import _matrices as mx
+from ..errors import ModelError
 from ..naming import expand
 from ..phs import PHS
 from .elements import HamiltonianData
@@ -348,33 +350,15 @@ def _cancelled(S: sps.csr_matrix, scale: sps.csr_matrix) -> sps.csr_matrix:
 def _block_inverse(r: np.ndarray, c: np.ndarray, v: np.ndarray, n: int) -> sps.csr_matrix:
     """The inverse of a level's block-diagonal part (entries ``(r, c, v)``, local
     numbering: equation r determines variable c = r's position): a division per
-    singleton, a dense inverse per algebraic loop."""
-    counts = np.bincount(r, minlength=n)
-    if np.all(counts == 1) and np.array_equal(r, c):
-        return sps.diags(1.0 / v[np.argsort(r)], format="csr")
+    singleton, a dense inverse per algebraic loop (:func:`_matrices.block_inverse`); a
+    singular or ill-conditioned loop is out of scope (the general path names it)."""
     M = sps.csr_matrix((v, (r, c)), shape=(n, n))
-    n_loops, label = connected_components(M, directed=False)
-    sizes = np.bincount(label, minlength=n_loops)
-    members = np.argsort(label, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    inv_rows: list[np.ndarray] = []
-    inv_cols: list[np.ndarray] = []
-    inv_vals: list[np.ndarray] = []
-    single = sizes[label] == 1
-    inv_rows.append(np.flatnonzero(single))
-    inv_cols.append(inv_rows[0])
-    inv_vals.append(1.0 / M.diagonal()[single])
-    for k in np.flatnonzero(sizes > 1):
-        idx = members[starts[k]:starts[k + 1]]
-        dense = M[idx][:, idx].toarray()
-        if np.linalg.cond(dense) > 1e12:
-            raise _OutOfScope  # singular for these values: the general path says so
-        inv = np.linalg.inv(dense)
-        inv_rows.append(np.repeat(idx, len(idx)))
-        inv_cols.append(np.tile(idx, len(idx)))
-        inv_vals.append(inv.ravel())
+    try:
+        inv = mx.block_inverse(M, max_block=max(n, 1), cond_limit=1e12)
+    except ModelError:
+        raise _OutOfScope from None
+    if inv is None:
+        raise _OutOfScope
     # the inverse maps equation residuals (columns) to variables (rows) in the same
     # local numbering
-    return sps.csr_matrix((np.concatenate(inv_vals),
-                           (np.concatenate(inv_rows), np.concatenate(inv_cols))),
-                          shape=(n, n))
+    return sps.csr_matrix(inv)
