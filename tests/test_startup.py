@@ -113,3 +113,43 @@ def test_validate_loads_neither_matplotlib_nor_the_simulator(tmp_path):
             "    if m.split('.')[0] == 'matplotlib' or m.startswith(('porthamiltonian.simulate',\n"
             "    'porthamiltonian.mechanics', 'porthamiltonian.bondgraph', 'scipy.optimize'))})))")
     assert _fresh(code) == [0]
+
+
+_SETUP_ONLY = """\
+import contextlib, io, json, sys
+from porthamiltonian.cli.app import main
+with contextlib.redirect_stdout(io.StringIO()):
+    status = main(['validate', sys.argv[1]])
+print(json.dumps([status] + sorted({m for m in sys.modules if m.split('.')[0] == 'numba'
+    or m.startswith(('scipy.optimize', 'scipy.integrate', 'porthamiltonian.simulate.ode',
+                     'porthamiltonian.simulate.kernels', 'porthamiltonian.distributed'))})))
+"""
+
+
+@pytest.mark.parametrize("model", ["series_rlc.yaml", "mass_spring_damper.yaml",
+                                   "oscillator_phs.yaml", "dc_motor_gear.yaml"])
+def test_validate_sets_a_run_up_without_loading_its_method(model):
+    """``validate`` checks the ``simulate:`` section with the simulator's own set-up code
+    (method, options, problem), yet loads neither the method that would run (its steps,
+    their kernels, Numba; SciPy's integrators for ``DOP853``) nor, for a network of
+    electrical parts, the other library domains."""
+    path = str(porthamiltonian.__file__).rsplit("src", 1)[0] + f"examples/models/{model}"
+    res = subprocess.run([sys.executable, "-c", _SETUP_ONLY, path], capture_output=True,
+                         text=True, check=True)
+    assert json.loads(res.stdout.splitlines()[-1]) == [0]
+
+
+def test_import_simulate_loads_no_method_and_no_numba():
+    code = ("import json, sys\nimport porthamiltonian.simulate as s\n"
+            "assert s.METHODS.problems_of('ida') == {'dae'}\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' or "
+            "m.startswith(('porthamiltonian.simulate.ode', 'porthamiltonian.simulate.dae')))))")
+    assert _fresh(code) == []
+
+
+def test_jit_enabled_is_answered_without_importing_numba():
+    code = ("import json, sys\nfrom porthamiltonian import jit\n"
+            "print(json.dumps([jit.enabled(), 'numba' in sys.modules]))")
+    import importlib.util
+
+    assert _fresh(code) == [importlib.util.find_spec("numba") is not None, False]

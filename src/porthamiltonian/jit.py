@@ -21,7 +21,9 @@ porthamiltonian``.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -57,7 +59,13 @@ def always() -> bool:
 def enabled() -> bool:
     """Whether kernels are compiled: Numba is installed and ``PORTHAMILTONIAN_JIT`` does
     not switch it off."""
-    return not _switched_off() and _numba() is not None
+    if _switched_off():
+        return False
+    # asked before any kernel is needed (a mechanism picks its engine when built, which
+    # ``validate`` does): whether Numba is installed, without importing it (0.3 s)
+    if "numba" not in sys.modules and _numba.cache_info().currsize == 0:
+        return importlib.util.find_spec("numba") is not None
+    return _numba() is not None
 
 
 def cache_dir() -> Path:
@@ -75,11 +83,12 @@ def njit(func: F | None = None, *, fastmath: bool | set[str] = False) -> Any:
     when its module is first imported.  ``@njit`` or ``@njit(fastmath={"reassoc"})``
     (Numba's floating-point relaxations, for kernels whose sums may be reordered)."""
     def decorate(f: F) -> F:
-        if not enabled():
+        numba = _numba() if enabled() else None
+        if numba is None:  # switched off, or installed but not importable
             return f
         # error_model="numpy": a division by zero gives inf/nan (the callers test for it)
         # instead of a check and a Python exception at every division
-        return _numba().njit(cache=True, nogil=True, error_model="numpy",  # type: ignore[no-any-return]
-                             fastmath=fastmath)(f)
+        return numba.njit(cache=True, nogil=True, error_model="numpy",  # type: ignore[no-any-return]
+                          fastmath=fastmath)(f)
 
     return decorate if func is None else decorate(func)

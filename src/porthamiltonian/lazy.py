@@ -24,7 +24,8 @@ def exports(package: str, where: Mapping[str, str],
             namespace: dict[str, Any]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The module-level ``__getattr__`` and ``__dir__`` of ``package``.
 
-    ``where`` maps each public name to its submodule (relative, dotted);
+    ``where`` maps each public name to its submodule (relative, dotted; a leading dot
+    climbs one package up, as in a relative import);
     ``namespace`` is the package's ``globals()``, where a name once imported is kept
     so that later look-ups do not come back here.
     """
@@ -32,7 +33,7 @@ def exports(package: str, where: Mapping[str, str],
     def __getattr__(name: str) -> Any:  # noqa: N807 - the PEP 562 hook's name
         if name not in where:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.{where[name]}"), name)
+        value = getattr(importlib.import_module(f".{where[name]}", package), name)
         namespace[name] = value
         return value
 

@@ -237,3 +237,26 @@ def test_auto_is_the_default():
     res = simulate(pend, (0.0, 20.0), [2.0, 0.0], dt=0.05)
     assert res.method == "discrete_gradient"
     assert np.max(np.abs(res.H - res.H[0])) <= 1e-13 * res.H[0]
+
+
+def test_the_registry_knows_each_methods_problems_before_importing_it():
+    """``METHODS.problems_of`` (what ``validate`` checks a method against, without
+    importing it) is what the class itself declares, for every registered method."""
+    from porthamiltonian.simulate.registry import MethodRegistry, _BUILT_IN
+
+    fresh = MethodRegistry(_BUILT_IN)
+    for name in METHODS:
+        assert fresh.problems_of(name) == frozenset(METHODS[name].problems), name
+    assert list(fresh) == list(METHODS)[:len(fresh)]
+
+
+def test_check_method_refuses_as_resolve_method_does():
+    from porthamiltonian.simulate.registry import check_method, resolve_method
+
+    for call in (check_method, resolve_method):
+        with pytest.raises(ModelError, match="unknown simulation method 'rk5'.*midpoint"):
+            call("rk5", "ode")
+        with pytest.raises(ModelError, match="'RK45' cannot simulate a DescriptorPHS.*ida"):
+            call("RK45", "dae")
+        with pytest.raises(ModelError, match="'ida' cannot simulate an explicit PHS"):
+            call("ida", "ode")

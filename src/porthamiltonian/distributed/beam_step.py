@@ -45,7 +45,7 @@ import numpy as np
 import scipy.sparse as sps
 
 from .. import jit
-from ..simulate.linalg.stopping import at_floor, full_converged, residual_accepted
+from ..simulate.kernels.stopping import at_floor, full_converged, residual_accepted
 
 __all__ = ["FusedBeamMidpoint", "band_structure", "precompile", "marker"]
 

@@ -176,7 +176,7 @@ def simulation_problems(model: Any, built: Any) -> list[str]:
         return []
     from ..simulate.options import SimulationOptions
     from ..simulate.problem.problem import build_problem, problem_kind
-    from ..simulate.registry import resolve_method
+    from ..simulate.registry import check_method
     from .simulation import explicit_if_possible, simulation_arguments, simulation_system
 
     where = model.path or model.name
@@ -184,7 +184,7 @@ def simulation_problems(model: Any, built: Any) -> list[str]:
         system = simulation_system(model) if model.kind == "mechanism" \
             else explicit_if_possible(built)
         args = simulation_arguments(model, system)
-        resolve_method(args.pop("method"), problem_kind(system))
+        check_method(args.pop("method"), problem_kind(system))
         t_span, x0, u = args.pop("t_span"), args.pop("x0"), args.pop("u")
         args.pop("events", None)
         opts = SimulationOptions.build(**{k: v for k, v in args.items() if v is not None})

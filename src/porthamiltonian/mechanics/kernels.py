@@ -66,8 +66,8 @@ import numpy as np
 
 from ..jit import njit
 from ..simulate.dae.midpoint import REFRESH_AFTER
+from ..simulate.kernels.stopping import at_floor, full_converged, residual_accepted
 from ..simulate.linalg.newton import SimplifiedNewton
-from ..simulate.linalg.stopping import at_floor, full_converged, residual_accepted
 
 __all__ = ["residual", "factor", "energy", "ports", "point", "points",
            "step_outputs", "march", "reduced_dense", "OK", "FAILED", "SINGULAR", "NONFINITE"]

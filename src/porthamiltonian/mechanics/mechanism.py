@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.optimize as so
 from scipy.linalg import solve_triangular
 
 from .. import blas, lie
@@ -421,7 +420,9 @@ class Mechanism:
 
         if np.abs(res(np.zeros(sum(sizes)))).max() <= 1e-10:
             return unpack(np.zeros(sum(sizes)))
-        sol = so.least_squares(res, np.full(sum(sizes), 0.1), xtol=1e-15, ftol=1e-15,
+        from scipy.optimize import least_squares  # 0.1 s to import: only for closed chains
+
+        sol = least_squares(res, np.full(sum(sizes), 0.1), xtol=1e-15, ftol=1e-15,
                                gtol=1e-15)
         if np.abs(res(sol.x)).max() > 1e-10:
             names = ", ".join(graph.chords + [link.name for link in links])

@@ -24,22 +24,23 @@ import sys as _sys
 import types as _types
 from typing import Any as _Any
 
-from ..compiled.affine import AffineMatrix
-from ..functional import FunctionPHS, SeparablePHS
+from .. import lazy as _lazy
 from ._moved import install as _install_moved
-from .closed_loop import simulate_feedback
-from .linalg.sundials import IDASolution, solve_ida
-from .method import Method, StepInfo
-from .ode.base import OneStepMethod
-from .ode.scipy_ivp import SCIPY_METHODS
-from .options import SimulationOptions
-from .output.dae_result import DAEResult
-from .output.export import write_result
-from .output.result import SimulationResult
-from .problem.modulation import PWM, PiecewiseConstant, pwm
-from .problem.tabulated import Tabulated
-from .registry import METHODS, register_method
-from .run import simulate
+
+#: public name -> the submodule defining it, imported on first use (``validate`` sets a
+#: run up with the options and the problem and must not load every method and kernel)
+_WHERE = {
+    "simulate": "run", "SimulationResult": "output.result", "DAEResult": "output.dae_result",
+    "SimulationOptions": "options", "METHODS": "registry", "SCIPY_METHODS": "ode.scipy_ivp",
+    "register_method": "registry", "Method": "method", "OneStepMethod": "ode.base",
+    "StepInfo": "method", "PiecewiseConstant": "problem.modulation", "PWM": "problem.modulation",
+    "pwm": "problem.modulation", "Tabulated": "problem.tabulated",
+    "simulate_feedback": "closed_loop", "FunctionPHS": ".functional",
+    "SeparablePHS": ".functional", "solve_ida": "linalg.sundials",
+    "IDASolution": "linalg.sundials", "AffineMatrix": ".compiled.affine",
+    "write_result": "output.export",
+}
+__getattr__, __dir__ = _lazy.exports(__name__, _WHERE, globals())
 
 
 class _CallablePackage(_types.ModuleType):
@@ -48,11 +49,15 @@ class _CallablePackage(_types.ModuleType):
     the package's name (one object, so neither shadows the other)."""
 
     def __call__(self, *args: _Any, **kwargs: _Any) -> _Any:
+        from .run import simulate
+
         return simulate(*args, **kwargs)
 
     @property
     def __signature__(self) -> _Any:  # help() and IDEs show simulate()'s parameters
         import inspect
+
+        from .run import simulate
 
         return inspect.signature(simulate)
 

@@ -22,8 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 from .method import Method
-from .ode.discrete_gradient import AVF, DiscreteGradient, hamiltonian_degree
-from .ode.midpoint import Midpoint
 
 __all__ = ["Auto", "choose"]
 
@@ -36,6 +34,8 @@ def _quadratic(problem: Any) -> bool:
     declared = getattr(compiled, "quadratic_energy", None)
     if declared is not None:
         return bool(declared)
+    from .ode.discrete_gradient import hamiltonian_degree
+
     system = problem.system
     if problem.kind == "dae":
         system = getattr(system, "core", system)  # a DescriptorPHS: H lives on its core
@@ -45,6 +45,11 @@ def _quadratic(problem: Any) -> bool:
 
 def choose(problem: Any) -> tuple[type[Method], str]:
     """The method ``auto`` runs on ``problem`` and why."""
+    # the steps are imported here, not with the module: resolving the default method
+    # (``validate`` does) must not load the kernels and Numba
+    from .ode.discrete_gradient import AVF, DiscreteGradient
+    from .ode.midpoint import Midpoint
+
     kind = "descriptor" if problem.kind == "dae" else "explicit"
     if _quadratic(problem):
         return Midpoint, (f"{kind} system with quadratic H: the midpoint rule balances "

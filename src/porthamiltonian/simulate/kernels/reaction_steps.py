@@ -46,8 +46,8 @@ import math
 import numpy as np
 
 from ...jit import njit
-from ..linalg.stopping import at_floor
 from .sparse_steps import FAILED, OK, REFACTOR, csr_add, lu_solve, max_abs
+from .stopping import at_floor
 
 __all__ = ["GONZALEZ", "AVF", "OK", "REFACTOR", "FAILED", "step", "block", "points"]
 

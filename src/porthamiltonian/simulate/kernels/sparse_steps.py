@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from ...jit import njit
-from ..linalg.stopping import at_floor, residual_accepted
+from .stopping import at_floor, residual_accepted
 
 MIDPOINT, AVF = 0, 2
 #: status of a block: all steps done / refactor, then go on / the step failed

@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from ...jit import njit
-from ..linalg.stopping import at_floor, full_converged, residual_accepted
+from .stopping import at_floor, full_converged, residual_accepted
 
 MIDPOINT, GONZALEZ, AVF, GAUSS = 0, 1, 2, 3
 #: status codes of a step

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy.optimize import brentq
 
 from ...errors import ModelError
 
@@ -108,7 +107,7 @@ class EventSet:
             def along(theta: float, g: Callable = g) -> float:
                 return float(g(t + theta * h, hermite(x, f0, x1, f1, h, theta)))
 
-            theta = 1.0 if b == 0.0 else brentq(along, 0.0, 1.0, xtol=1e-15, rtol=1e-15)
+            theta = 1.0 if b == 0.0 else _brentq()(along, 0.0, 1.0, xtol=1e-15, rtol=1e-15)
             found.append((t + theta * h, k, hermite(x, f0, x1, f1, h, theta)))
         stop: float | None = None
         for te, k, xe in sorted(found, key=lambda e: e[0]):
@@ -145,3 +144,11 @@ def scipy_events(events: EventSet | None) -> Sequence[Any] | None:
         wrapped.direction = direction  # type: ignore[attr-defined]
         out.append(wrapped)
     return out
+
+
+def _brentq() -> Callable[..., float]:
+    """SciPy's Brent root finder, imported on the first crossing (``scipy.optimize``
+    takes a tenth of a second to import, and most runs have no event)."""
+    from scipy.optimize import brentq
+
+    return brentq
