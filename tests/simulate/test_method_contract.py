@@ -242,7 +242,7 @@ def test_auto_is_the_default():
 def test_the_registry_knows_each_methods_problems_before_importing_it():
     """``METHODS.problems_of`` (what ``validate`` checks a method against, without
     importing it) is what the class itself declares, for every registered method."""
-    from porthamiltonian.simulate.registry import MethodRegistry, _BUILT_IN
+    from porthamiltonian.simulate.registry import _BUILT_IN, MethodRegistry
 
     fresh = MethodRegistry(_BUILT_IN)
     for name in METHODS:
