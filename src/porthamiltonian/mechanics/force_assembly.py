@@ -137,14 +137,8 @@ class ForcedMechanismDAE:
     def _term(self, i: int, x: np.ndarray, w: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Element ``i``'s part of ``f``: ``−𝓡_e(x) w + G_e(x) u_e`` (n,)."""
         out = np.zeros(self.n)
-        e = self.elements[i]
-        C, r = self._columns(i, x)
-        acc = np.zeros((2, 6))
-        if r.size:
-            v = np.einsum("ksi,si->k", C, self._wP(i, w))
-            acc -= np.einsum("k,ksi->si", r * v, C)
-        if e.inputs:
-            acc += np.einsum("k,ksi->si", u[self._uslice[i]], e.ports(self._q(i, x)))
+        acc = self.elements[i].term(self._q(i, x), self._T(i, x), self._wP(i, w),
+                                    u[self._uslice[i]])
         self._scatter(out, self._mom_idx[i], acc)
         return out
 
@@ -212,19 +206,23 @@ class ForcedMechanismDAE:
         return out
 
     def f_x(self, x: np.ndarray, w: np.ndarray, lam: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """The rigid part's plus each element's ``∂term/∂q`` on its ends' pose columns and
+        ``∂term/∂T · M⁻¹`` on their momentum columns (``T_b = M_b⁻¹ p_b``)."""
         u = np.asarray(u, dtype=float).reshape(self.m)
         out = np.array(self.rigid.f_x(x, w, lam, u[:self._mr]), dtype=float)
+        Minv = self.rigid.Minv
         for i, e in enumerate(self.elements):
-            if not e.inputs and not self._columns(i, x)[1].size:
-                continue  # no damper acts here (a contact in flight): no term to vary
-            rows = np.concatenate([r for r in self._mom_idx[i] if r is not None])
-            for col in self._local[i]:
-                h = 1e-6 * max(1.0, abs(float(x[col])))
-                xp, xm = x.copy(), x.copy()
-                xp[col] += h
-                xm[col] -= h
-                d = self._term(i, xp, w, u) - self._term(i, xm, w, u)
-                out[rows, col] += d[rows] / (2 * h)
+            dq, dT = e.term_jacobian(self._q(i, x), self._T(i, x), self._wP(i, w),
+                                     u[self._uslice[i]])
+            ends = self._ends[i]
+            for s, a in enumerate(ends):
+                if a is None:
+                    continue
+                rows = slice(18 * a + 12, 18 * a + 18)
+                for t, b in enumerate(ends):
+                    if b is not None:
+                        out[rows, 18 * b:18 * b + 12] += dq[s, :, t]
+                        out[rows, 18 * b + 12:18 * b + 18] += dT[s, :, t] @ Minv[b]
         return out
 
     def matrix(self, name: str, x: np.ndarray) -> np.ndarray:

@@ -51,7 +51,7 @@ import numpy as np
 from ..errors import ModelError
 
 __all__ = ["ForceElement", "WrenchPort", "SpringDamper", "Bushing", "relative_columns",
-           "rotation_vector"]
+           "relative_columns_jacobian", "rotation_vector", "term_derivatives"]
 
 GROUND = "ground"
 
@@ -133,10 +133,116 @@ class ForceElement:
         """Input columns (m, 2, 6)."""
         return np.zeros((0, 2, 6))
 
+    def term(self, q: np.ndarray, T: np.ndarray, w: np.ndarray, u: np.ndarray
+             ) -> np.ndarray:
+        """The element's part of the momentum rows of ``f`` (2, 6): ``−Σ_k r_k (c_kᵀw)
+        c_k + Σ_k u_k g_k`` at pose ``q``, twists ``T``, efforts ``w`` (2, 6) of the
+        ends' momenta and inputs ``u``."""
+        C, r = self.dampers(q, T)
+        out = np.zeros((2, 6))
+        if r.size:
+            out -= np.einsum("k,ksi->si", r * np.einsum("ksi,si->k", C, w), C)
+        if u.size:
+            out += np.einsum("k,ksi->si", u, self.ports(q))
+        return out
+
+    def term_jacobian(self, q: np.ndarray, T: np.ndarray, w: np.ndarray, u: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """``∂term/∂q`` (2, 6, 2, 12) and ``∂term/∂T`` (2, 6, 2, 6) at fixed ``w``, ``u``.
+        Here central differences of :meth:`term` (step 1e-6·max(1, |·|), error ~1e-12
+        relative; they only steer Newton's iteration); the elements with closed-form
+        column derivatives override it (:func:`term_derivatives`)."""
+        dq, dT = np.zeros((2, 6, 2, 12)), np.zeros((2, 6, 2, 6))
+        if not u.size and not self.dampers(q, T)[1].size:
+            return dq, dT  # no damper acts here (a contact in flight): nothing to vary
+        q, T = np.array(q, dtype=float), np.array(T, dtype=float)  # perturbed in place
+        for arr, out in ((q, dq), (T, dT)):
+            for s in range(2):
+                for i in range(arr.shape[1]):
+                    h = 1e-6 * max(1.0, abs(float(arr[s, i])))
+                    old = arr[s, i]
+                    arr[s, i] = old + h
+                    fp = self.term(q, T, w, u)
+                    arr[s, i] = old - h
+                    fm = self.term(q, T, w, u)
+                    arr[s, i] = old
+                    out[:, :, s, i] = (fp - fm) / (2 * h)
+        return dq, dT
+
     def anchor_points(self, q: np.ndarray) -> np.ndarray:
         """``c₁, c₂`` (2, 3), inertial (m)."""
         R = q[:, 3:].reshape(2, 3, 3)
         return q[:, :3] + np.einsum("sij,sj->si", R, self.anchors)
+
+
+def term_derivatives(C: np.ndarray, r: np.ndarray, dC: np.ndarray, w: np.ndarray,
+                     u: np.ndarray, dG: np.ndarray | None = None,
+                     dr: np.ndarray | None = None) -> np.ndarray:
+    r"""``∂term/∂q`` (2, 6, 2, 12) of :meth:`ForceElement.term` from the columns' closed
+    forms: with :math:`v_k = c_k^\top w`,
+
+    .. math::
+        \partial(-\textstyle\sum_k r_k v_k c_k + \sum_k u_k g_k)
+        = -\sum_k \big(\partial r_k\, v_k c_k + r_k (\partial c_k^\top w)\, c_k
+          + r_k v_k\, \partial c_k\big) + \sum_k u_k\, \partial g_k,
+
+    ``C`` (k, 2, 6), ``r`` (k,), ``dC = ∂C/∂q`` (k, 2, 6, 2, 12), ``dr = ∂r/∂q``
+    (k, 2, 12; ``None``: constant), ``dG = ∂G/∂q`` (m, 2, 6, 2, 12)."""
+    out = np.zeros((2, 6, 2, 12))
+    if r.size:
+        v = np.einsum("ksi,si->k", C, w)
+        dv = np.einsum("ksitj,si->ktj", dC, w)
+        out -= np.einsum("k,ktj,ksi->sitj", r, dv, C)
+        out -= np.einsum("k,ksitj->sitj", r * v, dC)
+        if dr is not None:
+            out -= np.einsum("ktj,ksi->sitj", dr * v[:, None, None], C)
+    if u.size and dG is not None:
+        out += np.einsum("k,ksitj->sitj", u, dG)
+    return out
+
+
+def _skew(a: np.ndarray) -> np.ndarray:
+    """``[a]×`` with ``[a]× b = a × b``."""
+    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+
+
+def _columns_of(B1: np.ndarray, B2: np.ndarray, anchors: np.ndarray) -> np.ndarray:
+    """The relative-twist columns (6, 2, 6, …) from the direction matrices ``B_i``
+    (3, 3, …; column ``j`` the direction ``e_j`` in the axes of end ``i``) — linear in
+    them, so the same map turns ``∂B_i`` into the columns' derivative."""
+    a1, a2 = (_skew(a) for a in anchors)
+    extra = B1.shape[2:]
+    out = np.zeros((6, 2, 6, *extra))
+    # row j: (−B₁e_j, B₂e_j) on the angular parts; row 3+j: the anchors' velocities
+    out[:3, 0, :3] = -np.swapaxes(B1, 0, 1)
+    out[:3, 1, :3] = np.swapaxes(B2, 0, 1)
+    out[3:, 0, :3] = -np.swapaxes(np.tensordot(a1, B1, axes=(1, 0)), 0, 1)
+    out[3:, 0, 3:] = -np.swapaxes(B1, 0, 1)
+    out[3:, 1, :3] = np.swapaxes(np.tensordot(a2, B2, axes=(1, 0)), 0, 1)
+    out[3:, 1, 3:] = np.swapaxes(B2, 0, 1)
+    return out
+
+
+def relative_columns_jacobian(q: np.ndarray, anchors: np.ndarray, axes: str = "first"
+                              ) -> np.ndarray:
+    r"""``∂/∂q`` (6, 2, 6, 2, 12) of :func:`relative_columns`.  ``axes="first"``:
+    :math:`B_2 = R_2^\top R_1`, :math:`\partial B_{2,ij}/\partial R_{1,ab} = R_{2,ai}
+    \delta_{jb}`, :math:`\partial B_{2,ij}/\partial R_{2,ab} = \delta_{ib} R_{1,aj}`
+    (``B₁ = I``); ``"world"``: :math:`B_i = R_i^\top`,
+    :math:`\partial B_{i,jk}/\partial R_{i,ab} = \delta_{ka}\delta_{jb}`."""
+    R1, R2 = q[0, 3:].reshape(3, 3), q[1, 3:].reshape(3, 3)
+    dB1, dB2 = np.zeros((3, 3, 2, 3, 3)), np.zeros((3, 3, 2, 3, 3))
+    eye = np.eye(3)
+    if axes == "first":
+        dB2[:, :, 0] = np.einsum("ai,jb->ijab", R2, eye)
+        dB2[:, :, 1] = np.einsum("ib,aj->ijab", eye, R1)
+    else:
+        T = np.einsum("ka,jb->jkab", eye, eye)
+        dB1[:, :, 0], dB2[:, :, 1] = T, T
+    full = np.zeros((2, 3, 3, 2, 12))
+    full[0, :, :, :, 3:] = dB1.reshape(3, 3, 2, 9)
+    full[1, :, :, :, 3:] = dB2.reshape(3, 3, 2, 9)
+    return _columns_of(full[0], full[1], anchors)
 
 
 def relative_columns(q: np.ndarray, anchors: np.ndarray, axes: str = "first") -> np.ndarray:
@@ -185,6 +291,13 @@ class WrenchPort(ForceElement):
 
     def ports(self, q: np.ndarray) -> np.ndarray:
         return relative_columns(q, self.anchors, self.axes)
+
+    def term_jacobian(self, q: np.ndarray, T: np.ndarray, w: np.ndarray, u: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Closed form: ``Σ_k u_k ∂g_k/∂q`` (:func:`relative_columns_jacobian`)."""
+        dG = relative_columns_jacobian(q, self.anchors, self.axes)
+        return (term_derivatives(np.zeros((0, 2, 6)), np.zeros(0), np.zeros((0, 2, 6, 2, 12)),
+                                 w, u, dG), np.zeros((2, 6, 2, 6)))
 
 
 class SpringDamper(ForceElement):
@@ -274,6 +387,28 @@ class SpringDamper(ForceElement):
             Rn = q[s, 3:].reshape(3, 3).T @ n
             w[0, s, :3], w[0, s, 3:] = sign * _cross(self.anchors[s], Rn), sign * Rn
         return w, np.array([self.damping])
+
+    def term_jacobian(self, q: np.ndarray, T: np.ndarray, w: np.ndarray, u: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        r"""Closed form of the damper column's derivative: with ``m_s = R_sᵀn``,
+        :math:`\partial n = (I - n n^\top)\,\partial d / r` (``∂d/∂q``:
+        :meth:`_map`), :math:`\partial m_s = R_s^\top\partial n` plus
+        :math:`\partial m_{s,i}/\partial R_{s,ji} = n_j`; the column is
+        ``±(a_s × m_s, m_s)``."""
+        dT = np.zeros((2, 6, 2, 6))
+        if self.damping == 0:
+            return np.zeros((2, 6, 2, 12)), dT
+        C, r = self.dampers(q, T)
+        d, dist = self._line(q)
+        n = d / dist
+        dn = np.tensordot((np.eye(3) - np.outer(n, n)) / dist, self._map(), axes=(1, 0))
+        dC = np.zeros((1, 2, 6, 2, 12))
+        for s, sign in ((0, -1.0), (1, 1.0)):
+            dm = np.tensordot(q[s, 3:].reshape(3, 3).T, dn, axes=(1, 0))
+            dm[:, s, 3:] += np.kron(n, np.eye(3))  # entry 3j + i of row i: n_j
+            dC[0, s, :3] = sign * np.tensordot(_skew(self.anchors[s]), dm, axes=(1, 0))
+            dC[0, s, 3:] = sign * dm
+        return term_derivatives(C, r, dC, w, u), dT
 
 
 # a_l = ½ ε_lij A_ji  (a_0 = ½(A21 − A12) …): ∂a_l/∂A_ab = ½ ε_lba
@@ -400,3 +535,14 @@ class Bushing(ForceElement):
         if not live.size:
             return super().dampers(q, T)
         return relative_columns(q, self.anchors)[live], self.damping[live]
+
+    def term_jacobian(self, q: np.ndarray, T: np.ndarray, w: np.ndarray, u: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Closed form (:func:`relative_columns_jacobian`; constant coefficients)."""
+        live = np.flatnonzero(self.damping > 0)
+        dT = np.zeros((2, 6, 2, 6))
+        if not live.size:
+            return np.zeros((2, 6, 2, 12)), dT
+        C = relative_columns(q, self.anchors)[live]
+        dC = relative_columns_jacobian(q, self.anchors)[live]
+        return term_derivatives(C, self.damping[live], dC, w, u), dT
