@@ -88,14 +88,14 @@ class ForcedMechanismDAE:
         self.quadratic_energy = all(e.quadratic for e in self.elements)
         self._Dz0 = np.asarray(rigid.Dz(np.zeros(self.n)), dtype=float)
         self._Dz_memo: tuple[np.ndarray, np.ndarray] | None = None
+        self._cache: dict[tuple[str, bytes], Any] = {}
         # per element: the state indices of its ends' poses (2 × 12) and momenta (2 × 6)
         self._pose_idx, self._mom_idx = [], []
         for ends in self._ends:
-            self._pose_idx.append([None if b is None else 18 * b + np.arange(12) for b in ends])
-            self._mom_idx.append([None if b is None else 18 * b + 12 + np.arange(6)
+            self._pose_idx.append([None if b is None else slice(18 * b, 18 * b + 12)
+                                   for b in ends])
+            self._mom_idx.append([None if b is None else slice(18 * b + 12, 18 * b + 18)
                                   for b in ends])
-        self._local = [np.concatenate([i for i in p + m if i is not None])
-                       for p, m in zip(self._pose_idx, self._mom_idx, strict=True)]
 
     # ------------------------------------------------------------------ local views
     def compile(self) -> ForcedMechanismDAE:
@@ -134,16 +134,30 @@ class ForcedMechanismDAE:
         """Damper columns and coefficients of element ``i`` at ``x``."""
         return self.elements[i].dampers(self._q(i, x), self._T(i, x))
 
-    def _term(self, i: int, x: np.ndarray, w: np.ndarray, u: np.ndarray) -> np.ndarray:
-        """Element ``i``'s part of ``f``: ``−𝓡_e(x) w + G_e(x) u_e`` (n,)."""
-        out = np.zeros(self.n)
+    def _add_term(self, out: np.ndarray, i: int, x: np.ndarray, w: np.ndarray,
+                  u: np.ndarray) -> None:
+        """Add element ``i``'s part of ``f``, ``−𝓡_e(x) w + G_e(x) u_e``, to ``out``."""
         acc = self.elements[i].term(self._q(i, x), self._T(i, x), self._wP(i, w),
                                     u[self._uslice[i]])
         self._scatter(out, self._mom_idx[i], acc)
-        return out
 
     # ------------------------------------------------------------------ efforts, energy
+    def _memo(self, kind: str, x: np.ndarray) -> Any:
+        """The last few values of ``z`` and ``energy`` by state: the discrete-gradient
+        effort asks for them at the step's start and end at every residual."""
+        key = (kind, np.asarray(x, dtype=float).tobytes())
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._z(x) if kind == "z" else self._energy(x)
+            if len(self._cache) >= 6:
+                del self._cache[next(iter(self._cache))]
+            self._cache[key] = hit
+        return hit
+
     def z(self, x: np.ndarray) -> np.ndarray:
+        return self._memo("z", x).copy()
+
+    def _z(self, x: np.ndarray) -> np.ndarray:
         out = np.array(self.rigid.z(x), dtype=float)
         for i, e in enumerate(self.elements):
             if e.has_energy:
@@ -164,11 +178,14 @@ class ForcedMechanismDAE:
             for s, rs in enumerate(self._pose_idx[i]):
                 for t, rt in enumerate(self._pose_idx[i]):
                     if rs is not None and rt is not None:
-                        out[np.ix_(rs, rt)] += Hq[s, :, t, :]
+                        out[rs, rt] += Hq[s, :, t, :]
         self._Dz_memo = (np.array(x, dtype=float), out)
         return out
 
     def energy(self, x: np.ndarray) -> float:
+        return self._memo("H", x)
+
+    def _energy(self, x: np.ndarray) -> float:
         out = float(self.rigid.energy(x))
         for i, e in enumerate(self.elements):
             if e.has_energy:
@@ -202,7 +219,7 @@ class ForcedMechanismDAE:
         u = np.asarray(u, dtype=float).reshape(self.m)
         out = np.array(self.rigid.f(x, w, lam, u[:self._mr]), dtype=float)
         for i in range(len(self.elements)):
-            out += self._term(i, x, w, u)
+            self._add_term(out, i, x, w, u)
         return out
 
     def f_x(self, x: np.ndarray, w: np.ndarray, lam: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -233,10 +250,13 @@ class ForcedMechanismDAE:
             out = np.array(self.rigid.matrix("R", x), dtype=float)
             for i in range(len(self.elements)):
                 C, r = self._columns(i, x)
-                for col, coef in zip(C, r, strict=True):
-                    v = np.zeros(self.n)
-                    self._scatter(v, self._mom_idx[i], col)
-                    out += coef * np.outer(v, v)
+                if not r.size:
+                    continue
+                blocks = np.einsum("k,ksi,ktj->sitj", r, C, C)  # Σ r_k c_k c_kᵀ by ends
+                for s, rs in enumerate(self._mom_idx[i]):
+                    for t, rt in enumerate(self._mom_idx[i]):
+                        if rs is not None and rt is not None:
+                            out[rs, rt] += blocks[s, :, t]
             return out
         if name == "G":
             return self._G(x)

@@ -329,10 +329,13 @@ class SpringDamper(ForceElement):
         self.rest_length = float(_nonneg(rest_length, 1,
                                          f"spring-damper {name!r}: rest_length")[0])
         self.quadratic = self.rest_length == 0.0
+        self._L2 = self._map().reshape(3, 24)  # d = L q: one product per residual
+        # the damper column on end s is S_s R_sᵀn, S_s = ±([a_s]×; I)
+        self._S = np.stack([sign * np.vstack([_skew(a), np.eye(3)])
+                            for sign, a in zip((-1.0, 1.0), self.anchors, strict=True)])
 
     def _line(self, q: np.ndarray) -> tuple[np.ndarray, float]:
-        c = self.anchor_points(q)
-        d = c[1] - c[0]
+        d = self._L2 @ q.reshape(24)
         r = float(np.sqrt(d @ d))
         if r < 1e-12 * max(1.0, self.rest_length) and self.rest_length > 0:
             raise ModelError(f"spring-damper {self.name!r}: its anchor points coincide, so "
@@ -347,11 +350,7 @@ class SpringDamper(ForceElement):
     def gradient(self, q: np.ndarray) -> np.ndarray:
         d, r = self._line(q)
         F = self.stiffness * (d if self.rest_length == 0 else (r - self.rest_length) * d / r)
-        out = np.zeros((2, 12))
-        for s, sign in ((0, -1.0), (1, 1.0)):
-            out[s, :3] = sign * F
-            out[s, 3:] = sign * np.outer(F, self.anchors[s]).ravel()
-        return out
+        return (self._L2.T @ F).reshape(2, 12)  # (∂d/∂q)ᵀ ∂V/∂d
 
     def _map(self) -> np.ndarray:
         """``∂d/∂q`` (3, 2, 12): ``d = p₂ + R₂a₂ − p₁ − R₁a₁`` is linear in ``q``."""
@@ -371,8 +370,8 @@ class SpringDamper(ForceElement):
             n = d / r
             Hd = k * np.outer(n, n) + k * (1 - self.rest_length / r) * (np.eye(3)
                                                                          - np.outer(n, n))
-        L = self._map()
-        return np.einsum("asi,ab,btj->sitj", L, Hd, L)
+        L = self._L2
+        return (L.T @ Hd @ L).reshape(2, 12, 2, 12)
 
     def dampers(self, q: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if self.damping == 0:
@@ -382,33 +381,40 @@ class SpringDamper(ForceElement):
             raise ModelError(f"spring-damper {self.name!r}: its anchor points coincide, so "
                              "the damper's line of action is undefined")
         n = d / r
-        w = np.zeros((1, 2, 6))
-        for s, sign in ((0, -1.0), (1, 1.0)):
-            Rn = q[s, 3:].reshape(3, 3).T @ n
-            w[0, s, :3], w[0, s, 3:] = sign * _cross(self.anchors[s], Rn), sign * Rn
-        return w, np.array([self.damping])
+        return self._column(q, n)[None], np.array([self.damping])
+
+    def _column(self, q: np.ndarray, n: np.ndarray) -> np.ndarray:
+        """The damper column (2, 6): ``±(a_s × R_sᵀn, R_sᵀn)`` on end ``s``."""
+        m = np.einsum("sji,j->si", q[:, 3:].reshape(2, 3, 3), n)
+        return np.einsum("sij,sj->si", self._S, m)
 
     def term_jacobian(self, q: np.ndarray, T: np.ndarray, w: np.ndarray, u: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:
-        r"""Closed form of the damper column's derivative: with ``m_s = R_sᵀn``,
-        :math:`\partial n = (I - n n^\top)\,\partial d / r` (``∂d/∂q``:
+        r"""Closed form: the term is :math:`-c\,(c_w^\top w)\,c_w` with the column
+        :math:`c_w = (S_s m_s)_s`, :math:`m_s = R_s^\top n`, :math:`S_s = \pm([a_s]_\times;
+        I)`; :math:`\partial n = (I - n n^\top)\,\partial d / r` (``∂d/∂q = L``:
         :meth:`_map`), :math:`\partial m_s = R_s^\top\partial n` plus
-        :math:`\partial m_{s,i}/\partial R_{s,ji} = n_j`; the column is
-        ``±(a_s × m_s, m_s)``."""
+        :math:`\partial m_{s,i}/\partial R_{s,ji} = n_j`, so
+        :math:`\partial\,\text{term} = -c\,(c_w (w^\top\partial c_w) + (c_w^\top w)
+        \,\partial c_w)`."""
         dT = np.zeros((2, 6, 2, 6))
         if self.damping == 0:
             return np.zeros((2, 6, 2, 12)), dT
-        C, r = self.dampers(q, T)
         d, dist = self._line(q)
         n = d / dist
-        dn = np.tensordot((np.eye(3) - np.outer(n, n)) / dist, self._map(), axes=(1, 0))
-        dC = np.zeros((1, 2, 6, 2, 12))
-        for s, sign in ((0, -1.0), (1, 1.0)):
-            dm = np.tensordot(q[s, 3:].reshape(3, 3).T, dn, axes=(1, 0))
-            dm[:, s, 3:] += np.kron(n, np.eye(3))  # entry 3j + i of row i: n_j
-            dC[0, s, :3] = sign * np.tensordot(_skew(self.anchors[s]), dm, axes=(1, 0))
-            dC[0, s, 3:] = sign * dm
-        return term_derivatives(C, r, dC, w, u), dT
+        col = self._column(q, n).reshape(12)
+        M = ((np.eye(3) - np.outer(n, n)) / dist) @ self._L2          # ∂n/∂q (3 × 24)
+        R = q[:, 3:].reshape(2, 3, 3)
+        dcol = np.empty((2, 6, 24))
+        for s in range(2):
+            dm = R[s].T @ M
+            for i in range(3):  # ∂m_{s,i}/∂R_{s,ji} = n_j at entry 3 + 3j + i
+                dm[i, 12 * s + 3 + i:12 * s + 12:3] += n
+            dcol[s] = self._S[s] @ dm
+        dcol = dcol.reshape(12, 24)
+        wf = w.reshape(12)
+        out = -self.damping * (np.outer(col, wf @ dcol) + float(col @ wf) * dcol)
+        return out.reshape(2, 6, 2, 12), dT
 
 
 # a_l = ½ ε_lij A_ji  (a_0 = ½(A21 − A12) …): ∂a_l/∂A_ab = ½ ε_lba
