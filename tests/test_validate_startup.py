@@ -107,6 +107,17 @@ def test_no_energy_warning_for_bounded_or_non_quadratic_energies(tmp_path, capsy
         assert "warning" not in capsys.readouterr().err, H
 
 
+def test_semidefinite_energy_passes_and_a_small_negative_direction_is_found(tmp_path, capsys):
+    """H = (q + p)²/2: Q = [[1, 1], [1, 1]] has the eigenvalue 0 (along q − p), bounded
+    below, no warning (the factorization test allows round-off below zero); with
+    10⁻⁶ q p added the eigenvalues are 2 + 10⁻⁶ and −10⁻⁶ (along q − p), far beyond
+    round-off: a warning."""
+    assert main(["validate", _phs_file(tmp_path, "(q + p)**2/2")]) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert main(["validate", _phs_file(tmp_path, "(q + p)**2/2 + 1e-6*q*p")]) == 0
+    assert "eigenvalue -1e-06 along q, p" in capsys.readouterr().err
+
+
 def test_hessian_from_the_coefficients_is_sympys_hessian():
     """Q read off the monomials of a quadratic H equals ``sympy.hessian`` (with the
     parameter values), cross terms and linear terms included; ``None`` beyond degree 2."""
