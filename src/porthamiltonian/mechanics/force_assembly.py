@@ -231,7 +231,7 @@ class ForcedMechanismDAE:
         for i, e in enumerate(self.elements):
             dq, dT = e.term_jacobian(self._q(i, x), self._T(i, x), self._wP(i, w),
                                      u[self._uslice[i]])
-            ends = self._ends[i]
+            ends, moving = self._ends[i], bool(dT.any())
             for s, a in enumerate(ends):
                 if a is None:
                     continue
@@ -239,7 +239,8 @@ class ForcedMechanismDAE:
                 for t, b in enumerate(ends):
                     if b is not None:
                         out[rows, 18 * b:18 * b + 12] += dq[s, :, t]
-                        out[rows, 18 * b + 12:18 * b + 18] += dT[s, :, t] @ Minv[b]
+                        if moving:  # coefficients that depend on the twists (friction)
+                            out[rows, 18 * b + 12:18 * b + 18] += dT[s, :, t] @ Minv[b]
         return out
 
     def matrix(self, name: str, x: np.ndarray) -> np.ndarray:

@@ -333,6 +333,11 @@ class SpringDamper(ForceElement):
         # the damper column on end s is S_s R_sᵀn, S_s = ±([a_s]×; I)
         self._S = np.stack([sign * np.vstack([_skew(a), np.eye(3)])
                             for sign, a in zip((-1.0, 1.0), self.anchors, strict=True)])
+        # ∂(R_sᵀn)_i/∂R_{s,ji} = n_j: the 3 × 9 block is Σ_j n_j E_j
+        self._E = np.zeros((3, 3, 9))
+        for j in range(3):
+            for i in range(3):
+                self._E[j, i, 3 * j + i] = 1.0
 
     def _line(self, q: np.ndarray) -> tuple[np.ndarray, float]:
         d = self._L2 @ q.reshape(24)
@@ -385,8 +390,20 @@ class SpringDamper(ForceElement):
 
     def _column(self, q: np.ndarray, n: np.ndarray) -> np.ndarray:
         """The damper column (2, 6): ``±(a_s × R_sᵀn, R_sᵀn)`` on end ``s``."""
-        m = np.einsum("sji,j->si", q[:, 3:].reshape(2, 3, 3), n)
-        return np.einsum("sij,sj->si", self._S, m)
+        m = n @ q[:, 3:].reshape(2, 3, 3)                  # rows R_sᵀn
+        return np.matmul(self._S, m[:, :, None])[:, :, 0]
+
+    def term(self, q: np.ndarray, T: np.ndarray, w: np.ndarray, u: np.ndarray
+             ) -> np.ndarray:
+        """``−c (c_wᵀw) c_w`` (the spring force is in ``z``, through the structure)."""
+        if self.damping == 0:
+            return np.zeros((2, 6))
+        d, r = self._line(q)
+        if r == 0.0:
+            raise ModelError(f"spring-damper {self.name!r}: its anchor points coincide, so "
+                             "the damper's line of action is undefined")
+        col = self._column(q, d / r)
+        return (-self.damping * float(np.vdot(col, w))) * col
 
     def term_jacobian(self, q: np.ndarray, T: np.ndarray, w: np.ndarray, u: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:
@@ -403,15 +420,13 @@ class SpringDamper(ForceElement):
         d, dist = self._line(q)
         n = d / dist
         col = self._column(q, n).reshape(12)
-        M = ((np.eye(3) - np.outer(n, n)) / dist) @ self._L2          # ∂n/∂q (3 × 24)
-        R = q[:, 3:].reshape(2, 3, 3)
-        dcol = np.empty((2, 6, 24))
-        for s in range(2):
-            dm = R[s].T @ M
-            for i in range(3):  # ∂m_{s,i}/∂R_{s,ji} = n_j at entry 3 + 3j + i
-                dm[i, 12 * s + 3 + i:12 * s + 12:3] += n
-            dcol[s] = self._S[s] @ dm
-        dcol = dcol.reshape(12, 24)
+        L = self._L2
+        M = (L - np.outer(n, n @ L)) / dist                          # ∂n/∂q (3 × 24)
+        dm = np.matmul(q[:, 3:].reshape(2, 3, 3).transpose(0, 2, 1), M)  # R_sᵀ ∂n
+        K = np.tensordot(n, self._E, axes=1)                         # ∂m_s/∂R_s at fixed n
+        dm[0, :, 3:12] += K
+        dm[1, :, 15:24] += K
+        dcol = np.matmul(self._S, dm).reshape(12, 24)
         wf = w.reshape(12)
         out = -self.damping * (np.outer(col, wf @ dcol) + float(col @ wf) * dcol)
         return out.reshape(2, 6, 2, 12), dT
