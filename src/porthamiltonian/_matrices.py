@@ -21,9 +21,7 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sps
-import scipy.sparse.linalg as spla
 import sympy as sp
-from scipy.sparse.csgraph import connected_components
 
 from .errors import ModelError, StructureError
 
@@ -209,6 +207,8 @@ def block_inverse(W: Any, max_block: int = 96, cond_limit: float | None = None) 
     diagonal = W.diagonal()
     if W.nnz == n and np.all(diagonal != 0.0):  # a diagonal matrix: a division each
         return sps.csr_array(sps.diags(1.0 / diagonal, format="csr"))
+    from scipy.sparse.csgraph import connected_components  # here: 0.1 s at start-up
+
     ncomp, label = connected_components(W, directed=False)
     sizes = np.bincount(label)
     if sizes.max() > max_block:
@@ -258,6 +258,8 @@ def sparse_lu(A: Any) -> Any:
     stable (residual ≤ 10³ε‖A‖‖x‖); otherwise the default ordering and partial pivoting
     are used.
     """
+    import scipy.sparse.linalg as spla  # here: with scipy.linalg, 0.1 s at start-up
+
     A = sps.csc_matrix(A)
     if A.shape[0] >= SYMMETRIC_ORDERING_FROM:
         try:

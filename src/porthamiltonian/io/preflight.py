@@ -129,21 +129,17 @@ def energy_warnings(system: Any, where: str) -> list[str]:
         return []  # symbolic parameters without values: nothing to judge
     if Qn.size == 0 or Qn.shape[0] > 2000:
         return []
-    Qs = (Qn + Qn.T) / 2
-    floor = 1e-12 * max(1.0, float(np.abs(Qn).max()))
-    try:  # Q + floor·I positive definite: no eigenvalue below −floor, nothing to say
-        np.linalg.cholesky(Qs + floor * np.eye(Qs.shape[0]))
+    from ..structure import lowest_below
+
+    found = lowest_below((Qn + Qn.T) / 2, 1e-12 * max(1.0, float(np.abs(Qn).max())))
+    if found is None:
         return []
-    except np.linalg.LinAlgError:  # a factorization (n³/3) before the eigenvectors (≈ 9n³)
-        pass
-    lam, vec = np.linalg.eigh(Qs)
-    if lam[0] >= -floor:
-        return []
+    lowest, direction = found
     states = list(getattr(system, "states", []))
-    order = np.argsort(-np.abs(vec[:, 0]))[:3]
-    along = ", ".join(states[k] for k in order if abs(vec[k, 0]) > 1e-3)
+    order = np.argsort(-np.abs(direction))[:3]
+    along = ", ".join(states[k] for k in order if abs(direction[k]) > 1e-3)
     return [f"{where}: the energy H is not bounded below (its Hessian has the eigenvalue "
-            f"{lam[0]:.4g} along {along}): a negative storage value? the model may blow up"]
+            f"{lowest:.4g} along {along}): a negative storage value? the model may blow up"]
 
 
 def _symbolic_hessian(core: Any) -> np.ndarray | None:
