@@ -20,12 +20,19 @@ Gonzalez discrete gradient otherwise (``quadratic_energy`` is then ``False``, an
 state (a contact's dashpot on the penetration, its friction on the normal force and the
 slip velocity, i.e. on the momenta): ``𝓡(x) ⪰ 0`` is all the balance needs.
 
-Newton's matrix needs ``∂z/∂x`` and ``∂f/∂x`` of the elements: they are central
-differences of the elements' (analytic) gradients and terms over the ≤ 36 state entries
-of their two ends (step ``1e-6·max(1, |x_i|)``, error ~1e-12 relative) — they only
-steer Newton's iteration; the step equations themselves are evaluated exactly.  The
-compiled step (:mod:`.kernels`) does not know force elements: a mechanism with force
-elements runs the generic NumPy step (``engine`` is ``"numpy"``).
+Newton's matrix needs ``∂z/∂x`` and ``∂f/∂x`` of the elements.  ``∂z/∂x`` adds each
+element's Hessian (:meth:`~.forces.ForceElement.hessian`: closed forms for the spring
+and the contact, the Gauss–Newton part for the bushing).  ``∂f/∂x`` adds each element's
+:meth:`~.forces.ForceElement.term_jacobian` — ``∂term/∂q`` on its ends' pose columns and
+``∂term/∂T · M_b⁻¹`` on their momentum columns (``T_b = M_b⁻¹p_b``): closed forms for
+the spring–damper (the column's derivative through ``n = d/|d|``), the bushing and the
+wrench port (the relative-twist columns through ``R₂ᵀR₁``), central differences of the
+element's 2 × 6 term over its 36 local entries for the contact (step
+``1e-6·max(1, |·|)``, error ~1e-12 relative).  They only steer Newton's iteration; the
+step equations themselves are evaluated exactly.  ``z`` and ``H`` of the last few states
+are kept (the discrete-gradient effort asks for them at the step's ends at every
+residual).  The compiled step (:mod:`.kernels`) does not know force elements: a
+mechanism with force elements runs the generic NumPy step (``engine`` is ``"numpy"``).
 """
 
 from __future__ import annotations
