@@ -141,16 +141,19 @@ class DAEMidpoint:
         xm = x + 0.5 * d
         if not self.dg:
             return m.z(xm), 0.5 * m.Dz(xm) if jac else None
-        g, Dz = m.z(xm), m.Dz(xm)
+        g = m.z(xm)
         E = _dense(m.E)
         v = E @ d
         vv = float(v @ v)
         if math.sqrt(vv) <= _EPS13 * (1.0 + float(np.max(np.abs(x), initial=0.0))):
-            return g, 0.5 * np.asarray(Dz)
+            return g, 0.5 * np.asarray(m.Dz(xm)) if jac else None
         x1 = x + d
         e = m.energy(x1) - m.energy(x) - float(g @ v)
-        de = E.T @ (m.z(x1) - g) - 0.5 * (np.asarray(Dz).T @ v)
         z = g + (e / vv) * v
+        if not jac:  # the residual alone: no Hessian, no n × n outer products
+            return z, None
+        Dz = m.Dz(xm)
+        de = E.T @ (m.z(x1) - g) - 0.5 * (np.asarray(Dz).T @ v)
         Dzb = 0.5 * np.asarray(Dz) + (np.outer(v, de) + e * E
                                       - 2.0 * e * np.outer(v, v @ E) / vv) / vv
         return z, Dzb
