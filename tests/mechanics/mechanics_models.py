@@ -1,4 +1,7 @@
-"""Mechanisms shared by the mechanics tests."""
+"""Mechanisms and poses shared by the mechanics tests."""
+
+import numpy as np
+from scipy.spatial.transform import Rotation
 
 from porthamiltonian.mechanics import Mechanism
 
@@ -44,3 +47,14 @@ def two_joints(kind: str) -> Mechanism:
     mech.add_joint("k", kind, "a", "b", axis=[0.3, -1.0, 2.0],
                    parent_anchor=[0.2, -0.3, 0.4], child_anchor=[-0.1, 0.2, 0.3])
     return mech
+
+
+def raw_poses(rng: np.random.Generator, spread: float = 1e-3) -> np.ndarray:
+    """Two raw poses (p, R) with R a rotation perturbed off SO(3) by ``spread``, as at a
+    midpoint."""
+    q = np.zeros((2, 12))
+    for s in range(2):
+        q[s, :3] = 0.3 * rng.normal(size=3)
+        R = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
+        q[s, 3:] = (R + spread * rng.normal(size=(3, 3))).ravel()
+    return q

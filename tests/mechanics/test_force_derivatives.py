@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.spatial.transform import Rotation
+from mechanics_models import raw_poses
 from threadpoolctl import threadpool_limits
 
 from porthamiltonian.io import load_model, simulate_model
@@ -17,16 +17,6 @@ from porthamiltonian.mechanics.forces import Bushing, ForceElement, SpringDamper
 
 MODELS = Path(__file__).resolve().parents[2] / "examples" / "models"
 A05 = MODELS / "iftomm_a05_flyball_governor.yaml"
-
-
-def _raw_poses(rng: np.random.Generator) -> np.ndarray:
-    """Two raw poses (p, R) with R a rotation perturbed off SO(3), as at a midpoint."""
-    q = np.zeros((2, 12))
-    for s in range(2):
-        q[s, :3] = 0.3 * rng.normal(size=3)
-        R = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-        q[s, 3:] = (R + 1e-2 * rng.normal(size=(3, 3))).ravel()
-    return q
 
 
 def _central(fun, arr: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -58,7 +48,7 @@ def test_term_jacobian_is_the_derivative_of_the_term(element: ForceElement) -> N
     raw non-orthonormal poses and random twists, efforts and inputs."""
     rng = np.random.default_rng(7)
     for _ in range(3):
-        q, T, w = _raw_poses(rng), rng.normal(size=(2, 6)), rng.normal(size=(2, 6))
+        q, T, w = raw_poses(rng, 1e-2), rng.normal(size=(2, 6)), rng.normal(size=(2, 6))
         u = rng.normal(size=len(element.inputs))
         dq, dT = element.term_jacobian(q, T, w, u)
         fq = _central(lambda a, T=T, w=w, u=u: element.term(a, T, w, u), q, (2, 6))

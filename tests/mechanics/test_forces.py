@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from mechanics_models import raw_poses
 from scipy.spatial.transform import Rotation
 
 from porthamiltonian.errors import ModelError
@@ -18,17 +19,6 @@ from porthamiltonian.mechanics.forces import (
     WrenchPort,
     rotation_vector,
 )
-
-
-def _raw_poses(rng: np.random.Generator) -> np.ndarray:
-    """Two raw poses (p, R) with R a rotation perturbed off SO(3), as at a midpoint."""
-    q = np.zeros((2, 12))
-    for s in range(2):
-        q[s, :3] = 0.3 * rng.normal(size=3)
-        R = Rotation.random(random_state=int(rng.integers(1 << 30))).as_matrix()
-        q[s, 3:] = (R + 1e-3 * rng.normal(size=(3, 3))).ravel()
-    return q
-
 
 ELEMENTS = [
     SpringDamper("s", "a", "b", [0.1, 0.2, 0], [0, 0.1, 0.3], stiffness=3.0, rest_length=0.4),
@@ -44,7 +34,7 @@ def test_gradient_is_the_derivative_of_the_energy(element: ForceElement) -> None
     differences of V at raw, non-orthonormal poses."""
     rng = np.random.default_rng(3)
     for _ in range(3):
-        q = _raw_poses(rng)
+        q = raw_poses(rng)
         g, fd = element.gradient(q), np.zeros((2, 12))
         for s in range(2):
             for i in range(12):
@@ -59,7 +49,7 @@ def test_gradient_is_the_derivative_of_the_energy(element: ForceElement) -> None
                          ids=lambda e: e.name)
 def test_analytic_hessians(element: ForceElement) -> None:
     rng = np.random.default_rng(4)
-    q = _raw_poses(rng)
+    q = raw_poses(rng)
     H, fd = element.hessian(q), ForceElement.hessian(element, q)
     assert np.abs(H - fd).max() <= 1e-7 * max(1.0, np.abs(H).max())
 
