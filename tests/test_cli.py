@@ -94,6 +94,35 @@ def test_structure_error_in_a_model_is_one_line(tmp_path):
     assert sum(ln.startswith("error:") for ln in res.stderr.splitlines()) == 1
 
 
+def test_validate_checks_several_files_in_one_run(tmp_path, capsys):
+    """Each file gets the verdict it gets alone: the valid ones their ``valid`` line, the
+    others their problems (a skew-symmetry fault, a missing file); then one ``error:``
+    line naming exactly the files with problems, exit 2."""
+    good = tmp_path / "good.yaml"
+    good.write_text("name: good\nphs:\n  states: [q, p]\n  J: [[0, 1], [-1, 0]]\n"
+                    "  hamiltonian: q**2/2 + p**2/2\n")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nphs:\n  states: [q, p]\n  J: [[0, 1], [1, 0]]\n"
+                   "  hamiltonian: q**2/2 + p**2/2\n")
+    missing = tmp_path / "missing.yaml"
+    alone = {}
+    for f in (good, bad, missing):
+        alone[f] = main(["validate", str(f)]), capsys.readouterr()
+    assert [alone[f][0] for f in (good, bad, missing)] == [0, 2, 2]
+    assert main(["validate", str(good), str(bad), str(missing), str(good)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [f"{good}: valid"] * 2
+    errors = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert errors == [f"error: 2 of 4 model files have problems (listed above): {bad}, "
+                      f"{missing}"]
+    # the problem lines are those each file gives alone
+    assert "J is not skew-symmetric" in alone[bad][1].err
+    for line in alone[bad][1].err.splitlines()[:-1]:
+        assert line in err
+    assert alone[missing][1].err.removeprefix("error: ").strip() in err
+    assert main(["validate", str(good), str(good)]) == 0
+
+
 @pytest.mark.slow
 def test_bondgraph_model_to_json_and_simulation_match_circuit_theory(tmp_path):
     """Series RLC from examples/: matrices by hand, and the 50 Hz steady-state current

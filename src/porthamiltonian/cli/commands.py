@@ -46,7 +46,9 @@ class Command:
 
 # ----------------------------------------------------------------------------- validate
 def _validate_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("model", help="model file (.yaml, .yml or .json)")
+    p.add_argument("model", nargs="+",
+                   help="model file(s) (.yaml, .yml or .json); several are checked in one "
+                        "process (one start-up)")
     _limit_argument(p)
     p.add_argument("--strict", action="store_true",
                    help="treat warnings (negative storage values, an energy not bounded "
@@ -245,7 +247,7 @@ def _serve_arguments(p: argparse.ArgumentParser) -> None:
 
 #: every command, in the order ``--help`` lists them
 COMMANDS: tuple[Command, ...] = (
-    Command("validate", "check a model file and report every problem found",
+    Command("validate", "check model files and report every problem found",
             _validate_arguments),
     Command("phs", "print the explicit port-Hamiltonian model", _phs_arguments),
     Command("simulate", "simulate a model file; time series to CSV/JSON",

@@ -1,5 +1,5 @@
-"""``porthamiltonian validate MODEL [--strict]``: check a model file and report every
-problem found.
+"""``porthamiltonian validate MODEL [MODEL ...] [--strict]``: check model files and report
+every problem found.
 
 The file format first (every schema problem, located by line); element values that make
 a law singular (zero capacitance, inertia, ratio); then — for the model kinds this
@@ -7,7 +7,9 @@ version compiles — the compilation to the IR (the structure checks) and the
 ``simulate:`` section set up as ``simulate`` would (method, steps, initial values after
 merging, inputs, finite initial energy): what ``validate`` accepts, ``phs`` and
 ``simulate`` accept too.  The problems are listed one per line on stderr before the one
-``error:`` line.  Physically suspicious values (negative storage values, an energy not
+``error:`` line (with several files: each file's problems, then one ``error:`` line
+naming the files that have them; the files are checked in one process, so the imports
+are paid once).  Physically suspicious values (negative storage values, an energy not
 bounded below) are ``warning:`` lines; ``--strict`` makes them problems.
 """
 
@@ -23,25 +25,50 @@ __all__ = ["run_command"]
 
 
 def run_command(args: argparse.Namespace) -> int:
+    models = args.model if isinstance(args.model, list) else [args.model]
+    strict = bool(getattr(args, "strict", False))
+    if len(models) == 1:  # its summary (or why it cannot be read) is the error line
+        summary = _report(models[0], strict)
+        if summary:
+            raise ModelError(summary)
+        return 0
+    failed = []
+    for model in models:
+        try:
+            summary = _report(model, strict)
+        except ModelError as err:  # unreadable (missing, too large, ...): the next one
+            print(f"  {err}", file=sys.stderr)
+            summary = str(err)
+        if summary:
+            failed.append(model)
+    if failed:
+        raise ModelError(f"{len(failed)} of {len(models)} model files have problems (listed "
+                         f"above): {', '.join(failed)}")
+    return 0
+
+
+def _report(model: str, strict: bool) -> str:
+    """Check ``model``: print ``<model>: valid`` (stdout), or its warnings and problems
+    (stderr, one per line) and return their summary ("" when valid)."""
     from ..errors import SchemaError
     from ..io import load_model
 
     warnings: list[str] = []
     try:
-        problems, warnings, note = _build_problems(load_model(args.model))
+        problems, warnings, note = _build_problems(load_model(model))
     except SchemaError as err:  # the file format: every problem found
         problems, note = err.problems, ""
-    if getattr(args, "strict", False):
+    if strict:
         problems, warnings = problems + [f"{w} (--strict)" for w in warnings], []
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
-    if problems:
-        for p in problems:
-            print(f"  {p}", file=sys.stderr)
-        n = len(problems)
-        raise ModelError(f"{args.model}: {n} problem{'s' if n > 1 else ''} found (listed above)")
-    print(f"{args.model}: valid{note}")
-    return 0
+    if not problems:
+        print(f"{model}: valid{note}")
+        return ""
+    for p in problems:
+        print(f"  {p}", file=sys.stderr)
+    n = len(problems)
+    return f"{model}: {n} problem{'s' if n > 1 else ''} found (listed above)"
 
 
 def _build_problems(model: Any) -> tuple[list[str], list[str], str]:
