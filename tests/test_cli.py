@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -121,6 +123,58 @@ def test_validate_checks_several_files_in_one_run(tmp_path, capsys):
         assert line in err
     assert alone[missing][1].err.removeprefix("error: ").strip() in err
     assert main(["validate", str(good), str(good)]) == 0
+
+
+def _wait_for(path, text: str, proc, timeout: float = 90.0) -> str:
+    """The file's text once it contains ``text`` (the watcher writes as it goes)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = path.read_text(encoding="utf-8") if path.exists() else ""
+        if text in got:
+            return got
+        assert proc.poll() is None, f"the watcher stopped: {got}"
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError(f"no {text!r} within {timeout} s")
+
+
+def test_validate_watch_checks_again_on_every_change_until_interrupted(tmp_path):
+    """A real watcher process: valid at first; J made symmetric in the file, the next
+    round names the fault; a CSV table appearing in the folder starts a round too (the
+    fault again); put right, valid; Ctrl-C (SIGINT) ends it with status 0."""
+    model = tmp_path / "osc.yaml"
+    text = ("name: osc\nphs:\n  states: [q, p]\n  J: [[0, 1], [-1, 0]]\n"
+            "  hamiltonian: q**2/2 + p**2/2\n")
+    model.write_text(text)
+    err = tmp_path / "err.txt"
+    with open(tmp_path / "out.txt", "w") as out, open(err, "w") as errf:
+        proc = subprocess.Popen([sys.executable, "-m", "porthamiltonian", "validate",
+                                 str(model), "--watch", "--interval", "0.05"],
+                                stdout=out, stderr=errf)
+    try:
+        _wait_for(err, "watching 1 file", proc)
+        model.write_text(text.replace("[-1, 0]", "[1, 0]"))  # a new size: seen on any file system
+        _wait_for(err, "J is not skew-symmetric", proc)
+        (tmp_path / "table.csv").write_text("t,u\n0,1\n")
+        _wait_for(err, "watching 2 files", proc)
+        model.write_text(text)
+        got = _wait_for(tmp_path / "out.txt", f"{model}: valid\n{model}: valid\n", proc)
+        assert got.count(": valid\n") == 2
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+    rounds = err.read_text(encoding="utf-8")
+    assert rounds.count("changed, checking again") == 3
+    # the fault is reported by the round of the edit and by the table's round
+    assert rounds.count("error: ") == 2 and rounds.count("J is not skew-symmetric") == 2
+
+
+def test_validate_interval_needs_watch_and_a_sensible_value(capsys):
+    assert main(["validate", "x.yaml", "--interval", "1"]) == 2
+    assert "add --watch" in capsys.readouterr().err
+    assert main(["validate", "x.yaml", "--watch", "--interval", "0"]) == 2
+    assert "between 0.01 and 3600" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -53,6 +53,11 @@ def _validate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true",
                    help="treat warnings (negative storage values, an energy not bounded "
                         "below) as errors")
+    p.add_argument("--watch", action="store_true",
+                   help="check again whenever a model file or a file of its folder "
+                        "changes, until Ctrl-C")
+    p.add_argument("--interval", type=float, default=None, metavar="S",
+                   help="with --watch: seconds between looks for changes (default 0.5)")
 
 
 

@@ -9,7 +9,8 @@ merging, inputs, finite initial energy): what ``validate`` accepts, ``phs`` and
 ``simulate`` accept too.  The problems are listed one per line on stderr before the one
 ``error:`` line (with several files: each file's problems, then one ``error:`` line
 naming the files that have them; the files are checked in one process, so the imports
-are paid once).  Physically suspicious values (negative storage values, an energy not
+are paid once).  ``--watch`` checks again on every change (:mod:`.watch`).  Physically
+suspicious values (negative storage values, an energy not
 bounded below) are ``warning:`` lines; ``--strict`` makes them problems.
 """
 
@@ -27,6 +28,29 @@ __all__ = ["run_command"]
 def run_command(args: argparse.Namespace) -> int:
     models = args.model if isinstance(args.model, list) else [args.model]
     strict = bool(getattr(args, "strict", False))
+    interval = getattr(args, "interval", None)
+    if getattr(args, "watch", False):
+        from .watch import watch
+
+        interval = 0.5 if interval is None else float(interval)
+        if not 0.01 <= interval <= 3600:
+            raise ModelError(f"--interval {interval:g}: give seconds between 0.01 and 3600")
+        return watch(models, lambda: _round(models, strict), interval)
+    if interval is not None:
+        raise ModelError("--interval sets how often --watch looks for changes; add --watch")
+    return _check_all(models, strict)
+
+
+def _round(models: list[str], strict: bool) -> int:
+    """One round of ``--watch``: as a plain run, its error line printed, not raised."""
+    try:
+        return _check_all(models, strict)
+    except ModelError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+def _check_all(models: list[str], strict: bool) -> int:
     if len(models) == 1:  # its summary (or why it cannot be read) is the error line
         summary = _report(models[0], strict)
         if summary:
