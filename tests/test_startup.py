@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import pathlib
 import subprocess
 import sys
 
@@ -133,7 +134,7 @@ def test_validate_sets_a_run_up_without_loading_its_method(model):
     (method, options, problem), yet loads neither the method that would run (its steps,
     their kernels, Numba; SciPy's integrators for ``DOP853``) nor, for a network of
     electrical parts, the other library domains."""
-    path = str(porthamiltonian.__file__).rsplit("src", 1)[0] + f"examples/models/{model}"
+    path = str(pathlib.Path(__file__).resolve().parents[1] / "examples" / "models" / model)
     res = subprocess.run([sys.executable, "-c", _SETUP_ONLY, path], capture_output=True,
                          text=True, check=True)
     assert json.loads(res.stdout.splitlines()[-1]) == [0]
