@@ -512,7 +512,10 @@ class Mechanism:
             """Velocity constraints, and equal spatial twists at the two ends of every
             undeformed link closing a chain (it starts moving rigidly)."""
             Ts = spatial(vel)
-            return np.concatenate([dae.constraint(full(Ts))]
+            x = full(Ts)
+            # B(x)ᵀz(x) by the NumPy formula every assembly has: a set-up (``validate``
+            # runs it) does not build the compiled point kernel
+            return np.concatenate([dae.c(x, dae.z(x))]
                                   + [Ts[link.child] - Ts[link.parent] for link in links])
 
         free = [jn for jn in graph.tree if jn not in v0 and self.joints[jn].dof > 0]
