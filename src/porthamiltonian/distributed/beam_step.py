@@ -214,7 +214,7 @@ class FusedBeamMidpoint:
         step (work supplied, work dissipated, balance residual) in J.  A step that fails
         in compiled code is retried by the NumPy step (halving it as needed); a row of
         NaN marks one that fails there too (the loop reports it)."""
-        from ..simulate.kernels.choice import numpy_step
+        from ..simulate.kernels.choice import fallback_step
 
         K = times.size - 1
         X = np.empty((K + 1, dyn.n))
@@ -228,12 +228,9 @@ class FusedBeamMidpoint:
             k += int(_block(*args, X[k:], U[k:], float(h), W[k:]))
             if k == K:
                 break
-            taken = numpy_step(self.base, times[k], X[k], h)
-            if taken is None:
-                X[k + 1:] = math.nan
+            info = fallback_step(self.base, times[k], X, W, k, h)
+            if info is None:
                 break
-            X[k + 1], info = taken
-            W[k] = info.work
             self.counts += (info.newton_iterations, info.nfev)
             k += 1
         return X, W

@@ -1,7 +1,7 @@
 """What the compiled steppers share: whether a run gets compiled steps (the reasons common
 to every compiled path — dense kernels, separable sparse steps, reaction steps — and the
 one way of trying a build and reporting ``{"engine": "numba" | "numpy",
-"engine_reason": …}``), the NumPy step a compiled block falls back to, the calls of
+"engine_reason": …}``), the step a compiled block falls back to, the calls of
 compiled kernels through their entry points, and the inputs of a block's stages."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ...errors import SimulationError
 from ..linalg.newton import NewtonFailure
 from ..options import MAX_HALVINGS
 
-__all__ = ["run_blocker", "compiled_or_numpy", "numpy_step", "call_entry", "stage_inputs"]
+__all__ = ["run_blocker", "compiled_or_numpy", "fallback_step", "call_entry", "stage_inputs"]
 
 
 def run_blocker(dyn: Any) -> str | None:
@@ -56,16 +56,24 @@ def compiled_or_numpy(stepper: Any, options: Any, reason: str | None,
     return compiled, report(compiled)
 
 
-def numpy_step(stepper: Any, t: float, x: np.ndarray, h: float) -> tuple[np.ndarray, Any] | None:
-    """``stepper``'s step from ``(t, x)``, halved while Newton fails (as the loop halves
-    a failed step): what a compiled block falls back to; ``None`` when even the smallest
-    step fails."""
+def fallback_step(stepper: Any, t: float, X: np.ndarray, W: np.ndarray, k: int, h: float,
+                  *, last: bool = True) -> Any | None:
+    """Step ``k`` of a block taken by ``stepper``'s own step from ``(t, X[k])``, halved
+    while Newton fails (as the loop halves a failed step): what a compiled block falls
+    back to.  Writes ``X[k + 1]`` and the step's work row ``W[k]`` and returns its
+    :class:`~..method.StepInfo`; ``None`` when even the smallest step fails — then, if
+    this is the ``last`` resort, ``X[k + 1:]`` is NaN (the run ends there)."""
     from ..ode.stepping import advance
 
     try:
-        return advance(stepper, float(t), x, h, h * 2.0**-MAX_HALVINGS)  # type: ignore[no-any-return]
+        x_new, info = advance(stepper, float(t), X[k], h, h * 2.0**-MAX_HALVINGS)
     except (NewtonFailure, np.linalg.LinAlgError):
+        if last:
+            X[k + 1:] = np.nan
         return None
+    X[k + 1] = x_new
+    W[k] = info.work
+    return info
 
 
 def call_entry(entries: dict[Any, Any], kernel: Any, *args: Any) -> Any:

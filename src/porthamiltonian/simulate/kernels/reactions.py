@@ -26,7 +26,6 @@ compiled single step.
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
@@ -36,9 +35,8 @@ import scipy.sparse as sps
 from ... import jit
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
-from ..options import MAX_HALVINGS
 from ..problem.dynamics import Dynamics
-from .choice import call_entry, compiled_or_numpy, run_blocker
+from .choice import call_entry, compiled_or_numpy, fallback_step, run_blocker
 from .sparse_steps import split_lu
 
 __all__ = ["ReactionStepper", "reaction_engine", "reaction_marker"]
@@ -344,7 +342,6 @@ class ReactionStepper:
     def block(self, dyn: Dynamics, x: np.ndarray, times: np.ndarray,
               h: float) -> tuple[np.ndarray, np.ndarray]:
         """Steps of size ``h`` from ``times[0]`` (the contract of :mod:`..ode.lti_loop`)."""
-        from ..ode.stepping import advance
 
         st = self._st
         K, n, m = times.size - 1, dyn.n, dyn.m
@@ -377,20 +374,13 @@ class ReactionStepper:
                 continue
             # fresh factors did not do: compiled halves (as the loop halves a failed step),
             # else the NumPy step (full Newton), halved while it fails
-            try:
-                x_new, info = advance(self, float(times[k]), X[k], h, h * 2.0**-MAX_HALVINGS)
+            if fallback_step(self, times[k], X, W, k, h, last=False) is not None:
                 self.report["halved_steps"] += 1
-            except (NewtonFailure, np.linalg.LinAlgError):
-                try:
-                    x_new, info = advance(self.base, float(times[k]), X[k], h,
-                                          h * 2.0**-MAX_HALVINGS)
-                except (NewtonFailure, np.linalg.LinAlgError):
-                    X[k + 1:] = math.nan
-                    break
+            elif fallback_step(self.base, times[k], X, W, k, h) is not None:
                 self.report["numpy_steps"] += 1
-            X[k + 1] = x_new
-            W[k] = info.work
-            w = x_new - X[k]
+            else:
+                break
+            w = X[k + 1] - X[k]
             k += 1
         self._last = (h, w)
         return X, W

@@ -32,7 +32,7 @@ from ... import jit
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..problem.dynamics import Dynamics
-from .choice import call_entry, compiled_or_numpy, numpy_step, run_blocker, stage_inputs
+from .choice import call_entry, compiled_or_numpy, fallback_step, run_blocker, stage_inputs
 from .sparse_steps import split_lu
 
 __all__ = ["SeparableStepper", "separable_engine", "separable_marker"]
@@ -333,12 +333,8 @@ class SeparableStepper:
                 self._factor(X[k] + where * h * fx, h, only=f)
                 continue
             # fresh factors did not do: the NumPy step, halved while Newton fails
-            taken = numpy_step(self.base, times[k], X[k], h)
-            if taken is None:
-                X[k + 1:] = math.nan
+            if fallback_step(self.base, times[k], X, W, k, h) is None:
                 break
-            X[k + 1], info = taken
-            W[k] = info.work
             self.hstate[0] = 0
             k += 1
         self._end = (h, X[-1].copy())

@@ -22,7 +22,6 @@ halves it as the loop does.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -31,7 +30,7 @@ from ... import jit
 from ..linalg.newton import NewtonFailure
 from ..method import StepInfo
 from ..problem.dynamics import Dynamics
-from .choice import call_entry, compiled_or_numpy, numpy_step, run_blocker, stage_inputs
+from .choice import call_entry, compiled_or_numpy, fallback_step, run_blocker, stage_inputs
 
 __all__ = ["engine_for", "CompiledStepper", "MAX_DENSE_STATES"]
 
@@ -201,11 +200,7 @@ class CompiledStepper:
             if k == K:
                 break
             # the NumPy step, halved while Newton fails (as the loop does)
-            taken = numpy_step(self.base, times[k], X[k], h)
-            if taken is None:
-                X[k + 1:] = math.nan
+            if fallback_step(self.base, times[k], X, W, k, h) is None:
                 break
-            X[k + 1], info = taken
-            W[k] = info.work
             k += 1
         return X, W
