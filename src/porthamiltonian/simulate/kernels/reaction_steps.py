@@ -47,7 +47,7 @@ import numpy as np
 
 from ...jit import njit
 from .sparse_steps import FAILED, OK, REFACTOR, csr_add, lu_solve, max_abs
-from .stopping import at_floor
+from .stopping import at_floor, residual_accepted
 
 __all__ = ["GONZALEZ", "AVF", "OK", "REFACTOR", "FAILED", "step", "block", "points"]
 
@@ -286,8 +286,10 @@ def newton(kind: int, x: np.ndarray, w: np.ndarray, h: float, u: np.ndarray, net
         if at_floor(size, prev, bound, tol):
             residual(kind, x, w, h, u, net, meth, wk, r)
             counts[1] += 1
-            small = tol * (0.1 * max_abs(w) + 1e-3 * bound)
-            if max_abs(r) <= max(small, _rounding(w, h, u, net, wk)):
+            rmax = max_abs(r)
+            # the shared residual test, or the residual's own round-off floor
+            if (residual_accepted(rmax, max_abs(w), bound, tol)
+                    or rmax <= _rounding(w, h, u, net, wk)):
                 return k
         if k > 3 and size > prev:
             return -1
